@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as environments from './schema/environments.js';
+import * as organizations from './schema/organizations.js';
+import * as reports from './schema/reports.js';
+import * as users from './schema/users.js';
+
+export const schema = { ...users, ...environments, ...organizations, ...reports };
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+/** The role every connection uses by default: it owns nothing and sees no tenant row until scoped. */
+export const APP_ROLE = 'flotte_app';
+export const SYSTEM_ROLE = 'flotte_system';
+
+export type DatabaseHandle = {
+  db: Database;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+  /** Only for tests and maintenance scripts: the raw PGlite instance (dump/load). */
+  pglite?: PGlite;
+};
+
+type Logger = { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
+
+const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
+
+/** PostgreSQL server: migrate on a dedicated connection, then a pool whose sessions run as flotte_app. */
+export async function openPostgres(
+  databaseUrl: string,
+  options: { migrate?: boolean; logger?: Logger; max?: number } = {},
+): Promise<DatabaseHandle> {
+  if (options.migrate !== false) {
+    const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
+    await client.connect();
+    try {
+      // Two processes starting together must not run the same migration twice.
+      await client.query('SELECT pg_advisory_lock(74_657_001)');
+      await migratePg(drizzlePg(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(74_657_001)').catch(() => undefined);
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: 15_000,
+    idle_in_transaction_session_timeout: 30_000,
+  });
+  // Without this handler a PostgreSQL restart crashes the process.
+  pool.on('error', (err) => options.logger?.error({ err }, 'PostgreSQL pool error'));
+  pool.on('connect', (client) => {
+    client.query(`SET ROLE ${APP_ROLE}`).catch((err: unknown) => options.logger?.error({ err }, 'SET ROLE failed'));
+  });
+  const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Database;
+  return { db, kind: 'postgres', close: () => pool.end() };
+}
+
+/** Embedded PGlite: files in dataDir, or a copy of a dumped database (tests). */
+export async function openPglite(
+  options: { dataDir?: string; loadDataDir?: Blob | File; migrate?: boolean } = {},
+): Promise<DatabaseHandle> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const client = await PGlite.create({
+    ...(options.dataDir ? { dataDir: path.resolve(options.dataDir) } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    extensions: PGLITE_EXTENSIONS,
+  });
+  const raw = drizzlePglite(client, { schema, casing: 'snake_case' });
+  if (options.migrate !== false) {
+    await migratePglite(raw, { migrationsFolder: MIGRATIONS_FOLDER });
+  }
+  // PGlite's only user is a superuser, which bypasses row-level security even with FORCE.
+  await client.exec(`SET ROLE ${APP_ROLE}`);
+  return { db: raw as unknown as Database, kind: 'pglite', close: () => client.close(), pglite: client };
+}

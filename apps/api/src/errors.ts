@@ -1,0 +1,62 @@
+/** Domain errors: services throw them, the error handler turns them into the API envelope. */
+export class AppError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    message: string,
+    public readonly details?: { path: string; message: string }[],
+    public readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(message: string, details?: { path: string; message: string }[]) {
+    super(400, message, details);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Authentification requise') {
+    super(401, message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = "Vous n'avez pas les droits pour cette action") {
+    super(403, message);
+  }
+}
+
+/** Also the answer for another organization's ids: they do not exist for the caller. */
+export class NotFoundError extends AppError {
+  constructor(message = 'Élément introuvable') {
+    super(404, message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string, details?: { path: string; message: string }[]) {
+    super(409, message, details);
+  }
+}
+
+export class TooManyRequestsError extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, undefined, { 'retry-after': String(retryAfterSeconds) });
+  }
+}
+
+export const HTTP_ERROR_NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};

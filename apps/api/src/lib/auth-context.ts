@@ -1,0 +1,22 @@
+import type { Role } from '@flotte/contract';
+
+/** Who is calling, loaded once per request from the access token's subject. */
+export type AuthContext = Readonly<{
+  userUuid: string;
+  roles: readonly Role[];
+  /** The current organization, or null (a superadmin on an empty environment, a new user…). */
+  organizationUuid: string | null;
+  organizationUserUuid: string | null;
+  /** Environments the user is attached to (as a superadmin or a ROOT that joined). */
+  environmentUuids: readonly string[];
+}>;
+
+export const isRoot = (ctx: AuthContext) => ctx.roles.includes('ROOT');
+export const isSuperadmin = (ctx: AuthContext) => ctx.roles.includes('SUPERADMIN');
+export const isAdmin = (ctx: AuthContext) => ctx.roles.includes('ADMIN') || isSuperadmin(ctx) || isRoot(ctx);
+
+/** A superadmin manages the environments it is attached to; ROOT manages every one. */
+export function managesEnvironment(ctx: AuthContext, environmentUuid: string | null): boolean {
+  if (isRoot(ctx)) return true;
+  return environmentUuid !== null && isSuperadmin(ctx) && ctx.environmentUuids.includes(environmentUuid);
+}

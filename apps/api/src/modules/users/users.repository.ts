@@ -1,0 +1,102 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Role } from '@flotte/contract';
+import type { Tx } from '../../db/scope.js';
+import { environments, environmentUsers } from '../../db/schema/environments.js';
+import { organizations, organizationUsers } from '../../db/schema/organizations.js';
+import { users } from '../../db/schema/users.js';
+
+const orgEnvironment = alias(environments, 'org_environment');
+const userEnvironment = alias(environments, 'user_environment');
+
+export async function findCredentialsByEmail(tx: Tx, email: string) {
+  const [row] = await tx
+    .select({ uuid: users.uuid, passwordHash: users.passwordHash })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findProfile(tx: Tx, userUuid: string) {
+  const [row] = await tx
+    .select({
+      user: users,
+      organizationUser: { uuid: organizationUsers.uuid },
+      organization: {
+        uuid: organizations.uuid,
+        title: organizations.title,
+        avatarUrl: organizations.avatarUrl,
+      },
+      organizationEnvironment: { uuid: orgEnvironment.uuid, title: orgEnvironment.title },
+      environmentUser: { uuid: environmentUsers.uuid },
+      environment: { uuid: userEnvironment.uuid, title: userEnvironment.title },
+    })
+    .from(users)
+    .leftJoin(organizationUsers, eq(organizationUsers.uuid, users.currentOrganizationUserUuid))
+    .leftJoin(organizations, eq(organizations.uuid, organizationUsers.organizationUuid))
+    .leftJoin(orgEnvironment, eq(orgEnvironment.uuid, organizations.environmentUuid))
+    .leftJoin(environmentUsers, eq(environmentUsers.uuid, users.currentEnvironmentUserUuid))
+    .leftJoin(userEnvironment, eq(userEnvironment.uuid, environmentUsers.environmentUuid))
+    .where(eq(users.uuid, userUuid))
+    .limit(1);
+  return row ?? null;
+}
+export type ProfileRow = NonNullable<Awaited<ReturnType<typeof findProfile>>>;
+
+export async function findContext(tx: Tx, userUuid: string) {
+  const [row] = await tx
+    .select({
+      uuid: users.uuid,
+      roles: users.roles,
+      organizationUserUuid: users.currentOrganizationUserUuid,
+      organizationUuid: organizationUsers.organizationUuid,
+      environmentUuids: sql<string[]>`coalesce((select array_agg(${environmentUsers.environmentUuid}) from ${environmentUsers} where ${environmentUsers.userUuid} = ${users.uuid}), '{}')`,
+    })
+    .from(users)
+    .leftJoin(organizationUsers, eq(organizationUsers.uuid, users.currentOrganizationUserUuid))
+    .where(eq(users.uuid, userUuid))
+    .limit(1);
+  return row ? { ...row, roles: row.roles as Role[] } : null;
+}
+
+export async function findOrganizationLink(tx: Tx, linkUuid: string) {
+  const [row] = await tx
+    .select({ uuid: organizationUsers.uuid, userUuid: organizationUsers.userUuid, organizationUuid: organizationUsers.organizationUuid })
+    .from(organizationUsers)
+    .where(eq(organizationUsers.uuid, linkUuid))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findFirstOrganizationLink(tx: Tx, userUuid: string) {
+  const [row] = await tx
+    .select({ uuid: organizationUsers.uuid })
+    .from(organizationUsers)
+    .innerJoin(organizations, eq(organizations.uuid, organizationUsers.organizationUuid))
+    .where(eq(organizationUsers.userUuid, userUuid))
+    .orderBy(organizations.title)
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findFirstEnvironmentLink(tx: Tx, userUuid: string) {
+  const [row] = await tx
+    .select({ uuid: environmentUsers.uuid })
+    .from(environmentUsers)
+    .where(eq(environmentUsers.userUuid, userUuid))
+    .orderBy(environmentUsers.createdAt)
+    .limit(1);
+  return row ?? null;
+}
+
+export type UserPatch = Partial<
+  Pick<typeof users.$inferInsert, 'firstName' | 'lastName' | 'phone' | 'description' | 'currentOrganizationUserUuid' | 'currentEnvironmentUserUuid'>
+>;
+
+export async function updateUser(tx: Tx, userUuid: string, patch: UserPatch) {
+  await tx
+    .update(users)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(and(eq(users.uuid, userUuid)));
+}

@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError, HTTP_ERROR_NAMES } from '../errors.js';
+
+type Detail = { path: string; message: string };
+
+function envelope(statusCode: number, message: string, details?: Detail[]) {
+  return {
+    statusCode,
+    error: HTTP_ERROR_NAMES[statusCode] ?? 'Error',
+    message,
+    ...(details && details.length > 0 ? { details } : {}),
+  };
+}
+
+// Fastify's own 4xx (bad JSON, wrong content type, body too large) come with English texts.
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Le corps de la requête est vide.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "Type de contenu non pris en charge.",
+  FST_ERR_CTP_BODY_TOO_LARGE: 'La requête est trop volumineuse.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Longueur de contenu invalide.',
+};
+
+/** One error envelope for the whole API: { statusCode, error, message (French), details? }. */
+export function registerErrorHandlers(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const details: Detail[] = err.validation.map((v) => ({
+        path: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+        message: v.message ?? 'Valeur invalide',
+      }));
+      const first = details[0];
+      const message = first
+        ? `Données invalides${first.path ? ` (${first.path})` : ''} : ${first.message}`
+        : 'Données invalides';
+      return reply.status(400).send(envelope(400, message, details));
+    }
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply.status(err.statusCode).send(envelope(err.statusCode, err.message, err.details));
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err, issues: err.cause.issues }, 'response does not match its schema');
+      return reply.status(500).send(envelope(500, 'Une erreur interne est survenue. Veuillez réessayer.'));
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
+        return reply.status(400).send(envelope(400, 'Le corps de la requête n’est pas un JSON valide.'));
+      }
+      const message = (err.code && FRAMEWORK_MESSAGES[err.code]) ?? 'Requête invalide.';
+      if (status === 429 && err.message) return reply.status(429).send(envelope(429, err.message));
+      return reply.status(status).send(envelope(status, message));
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send(envelope(500, 'Une erreur interne est survenue. Veuillez réessayer.'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(envelope(404, `Route ${request.method} ${request.url.split('?')[0]} introuvable`));
+  });
+}

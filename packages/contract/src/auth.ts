@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { EmailSchema } from './common.js';
+import { UserSchema } from './users.js';
+
+export const LoginBodySchema = z.object({
+  email: EmailSchema,
+  password: z
+    .string({ error: 'Le mot de passe est obligatoire' })
+    .min(1, { error: 'Le mot de passe est obligatoire' })
+    .max(200, { error: 'Mot de passe trop long' }),
+});
+export type LoginBody = z.infer<typeof LoginBodySchema>;
+
+export const TokensSchema = z.object({ access_token: z.string() });
+
+export const LoginResponseSchema = z.object({ tokens: TokensSchema, user: UserSchema });
+export type LoginResponse = z.infer<typeof LoginResponseSchema>;
+
+export const RefreshResponseSchema = z.object({ tokens: TokensSchema });
+export type RefreshResponse = z.infer<typeof RefreshResponseSchema>;
+
+/** Header the web sends on cookie-authenticated calls: a cross-site form cannot set it. */
+export const CSRF_HEADER = 'x-requested-with';
+export const CSRF_HEADER_VALUE = 'flotteassur';

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { AvatarSchema, EmailSchema, optionalText, pageSchema, PaginatedSearchQuerySchema, requiredText } from './common.js';
+import { OrganizationSummarySchema } from './users.js';
+
+export const TierSchema = z.object({
+  uuid: z.uuid(),
+  title: z.string(),
+  startAt: z.iso.datetime({ offset: true }),
+  endAt: z.iso.datetime({ offset: true }).nullable(),
+});
+
+export const EnvironmentUserSchema = z.object({
+  uuid: z.uuid(),
+  user: z.object({ uuid: z.uuid(), firstName: z.string(), lastName: z.string(), email: z.string() }),
+});
+
+export const EnvironmentSchema = z.object({
+  uuid: z.uuid(),
+  title: z.string(),
+  refererEmail: z.string().nullable(),
+  bookingUrl: z.string().nullable(),
+  /** Sorted by startAt. */
+  tiers: z.array(TierSchema),
+  environmentUsers: z.array(EnvironmentUserSchema),
+  organizations: z.array(OrganizationSummarySchema),
+  freeOrganizations: z.number().int(),
+  stripeProductId: z.string().nullable(),
+});
+export type Environment = z.infer<typeof EnvironmentSchema>;
+
+export const EnvironmentListItemSchema = EnvironmentSchema.pick({ uuid: true, title: true, refererEmail: true }).extend({
+  organizationsCount: z.number().int(),
+});
+export const EnvironmentPageSchema = pageSchema(EnvironmentListItemSchema);
+export type EnvironmentPage = z.infer<typeof EnvironmentPageSchema>;
+
+export const ListEnvironmentsQuerySchema = PaginatedSearchQuerySchema;
+
+const BookingUrlSchema = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? null : v))
+  .pipe(z.url({ protocol: /^https?$/, error: 'Lien de prise de rendez-vous invalide (https://…)' }).nullable())
+  .nullable()
+  .optional();
+
+export const CreateEnvironmentBodySchema = z.strictObject({
+  title: requiredText(120, "Le nom de l'espace"),
+  refererEmail: EmailSchema.nullable().optional(),
+  bookingUrl: BookingUrlSchema,
+  freeOrganizations: z.number().int().min(0, { error: 'Le nombre doit être positif' }).max(10000).optional(),
+  stripeProductId: optionalText(120, 'Produit'),
+});
+export type CreateEnvironmentBody = z.input<typeof CreateEnvironmentBodySchema>;
+
+export const UpdateEnvironmentBodySchema = CreateEnvironmentBodySchema.partial();
+export type UpdateEnvironmentBody = z.input<typeof UpdateEnvironmentBodySchema>;
+
+export const EnvironmentUserParamsSchema = z.object({ uuid: z.uuid({ error: 'Identifiant invalide' }) });
+export const EnvironmentSuperadminParamsSchema = z.object({ environmentUuid: z.uuid({ error: 'Identifiant invalide' }) });
+
+export const SuperadminSchema = z
+  .object({
+    avatar: AvatarSchema.nullable(),
+    firstName: z.string(),
+    lastName: z.string(),
+    description: z.string().nullable(),
+    phone: z.string().nullable(),
+  })
+  .nullable();
+export type Superadmin = z.infer<typeof SuperadminSchema>;

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { AvatarSchema, pageSchema, PaginatedSearchQuerySchema, UuidSchema } from './common.js';
+import { OrganizationSummarySchema } from './users.js';
+
+export const OrganizationSchema = OrganizationSummarySchema;
+export type Organization = z.infer<typeof OrganizationSchema>;
+
+export const ListOrganizationsQuerySchema = PaginatedSearchQuerySchema;
+export type ListOrganizationsQuery = z.input<typeof ListOrganizationsQuerySchema>;
+
+export const OrganizationPageSchema = pageSchema(OrganizationSchema);
+export type OrganizationPage = z.infer<typeof OrganizationPageSchema>;
+
+export const OrganizationUserSchema = z.object({
+  uuid: z.uuid(),
+  organization: OrganizationSchema,
+  user: z.object({
+    uuid: z.uuid(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    avatar: AvatarSchema.nullable(),
+  }),
+});
+export type OrganizationUser = z.infer<typeof OrganizationUserSchema>;
+
+export const ListOrganizationUsersQuerySchema = PaginatedSearchQuerySchema.extend({
+  organization: UuidSchema.optional(),
+});
+export type ListOrganizationUsersQuery = z.input<typeof ListOrganizationUsersQuerySchema>;
+
+export const OrganizationUserPageSchema = pageSchema(OrganizationUserSchema);
+export type OrganizationUserPage = z.infer<typeof OrganizationUserPageSchema>;
+
+const refOrUuid = (label: string) =>
+  z
+    .union([UuidSchema, z.object({ uuid: UuidSchema })], { error: `${label} invalide` })
+    .transform((v) => (typeof v === 'string' ? v : v.uuid));
+
+export const CreateOrganizationUserBodySchema = z.strictObject({
+  user: refOrUuid('Utilisateur'),
+  organization: refOrUuid('Organisation'),
+});
+export type CreateOrganizationUserBody = z.input<typeof CreateOrganizationUserBodySchema>;

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { AvatarSchema, optionalText, PhoneSchema, UuidSchema } from './common.js';
+
+export const ROLES = ['ROOT', 'SUPERADMIN', 'ADMIN', 'USER'] as const;
+export const RoleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof RoleSchema>;
+
+export const EnvironmentRefSchema = z.object({ uuid: z.uuid(), title: z.string() });
+export type EnvironmentRef = z.infer<typeof EnvironmentRefSchema>;
+
+export const SubscriptionSchema = z.object({ uuid: z.uuid(), status: z.string() });
+
+export const OrganizationSummarySchema = z.object({
+  uuid: z.uuid(),
+  title: z.string(),
+  avatar: AvatarSchema.nullable(),
+  environment: EnvironmentRefSchema.nullable(),
+  /** Billing arrives with the subscription issue; until then always null. */
+  subscription: SubscriptionSchema.nullable(),
+});
+export type OrganizationSummary = z.infer<typeof OrganizationSummarySchema>;
+
+export const UserSchema = z.object({
+  uuid: z.uuid(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  roles: z.array(RoleSchema),
+  avatar: AvatarSchema.nullable(),
+  description: z.string().nullable(),
+  phone: z.string().nullable(),
+  currentOrganizationUser: z
+    .object({ uuid: z.uuid(), organization: OrganizationSummarySchema })
+    .nullable(),
+  currentEnvironmentUser: z.object({ uuid: z.uuid(), environment: EnvironmentRefSchema }).nullable(),
+});
+export type User = z.infer<typeof UserSchema>;
+
+/** What a user may change on itself: anything else (roles, email, password…) is refused. */
+export const UpdateUserBodySchema = z.strictObject(
+  {
+    firstName: z.string().trim().min(1, { error: 'Le prénom est obligatoire' }).max(100, { error: 'Prénom : 100 caractères maximum' }).optional(),
+    lastName: z.string().trim().min(1, { error: 'Le nom est obligatoire' }).max(100, { error: 'Nom : 100 caractères maximum' }).optional(),
+    phone: PhoneSchema,
+    description: optionalText(500, 'Description'),
+    currentOrganizationUser: z
+      .union([UuidSchema, z.object({ uuid: UuidSchema })], { error: "Lien d'organisation invalide" })
+      .transform((v) => (typeof v === 'string' ? v : v.uuid))
+      .optional(),
+  },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `Champ non modifiable : ${issue.keys.join(', ')}` : undefined) },
+);
+export type UpdateUserBody = z.input<typeof UpdateUserBodySchema>;
+
+/** Best role label, in the priority of SPEC section 6. */
+export function bestRoleLabel(roles: readonly Role[]): string {
+  if (roles.includes('ROOT')) return 'Root';
+  if (roles.includes('SUPERADMIN')) return 'Superadmin';
+  if (roles.includes('ADMIN')) return 'Administrateur';
+  return 'Utilisateur';
+}
