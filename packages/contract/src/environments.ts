@@ -69,3 +69,9 @@ export const SuperadminSchema = z
   })
   .nullable();
 export type Superadmin = z.infer<typeof SuperadminSchema>;
+
+export const EnvironmentMembershipSchema = z.object({
+  uuid: z.uuid(),
+  environment: z.object({ uuid: z.uuid(), title: z.string() }),
+});
+export type EnvironmentMembership = z.infer<typeof EnvironmentMembershipSchema>;

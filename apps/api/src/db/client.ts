@@ -47,10 +47,10 @@ export async function openPostgres(
     await client.connect();
     try {
       // Two processes starting together must not run the same migration twice.
-      await client.query('SELECT pg_advisory_lock(74_657_001)');
+      await client.query('SELECT pg_advisory_lock(74657001)');
       await migratePg(drizzlePg(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
     } finally {
-      await client.query('SELECT pg_advisory_unlock(74_657_001)').catch(() => undefined);
+      await client.query('SELECT pg_advisory_unlock(74657001)').catch(() => undefined);
       await client.end();
     }
   }

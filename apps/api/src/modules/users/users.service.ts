@@ -1,7 +1,7 @@
 import type { UpdateUserBodySchema, User } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { withSystem } from '../../db/scope.js';
+import { type Tx, withSystem } from '../../db/scope.js';
 import { NotFoundError } from '../../errors.js';
 import { type AuthContext, isRoot, managesEnvironment } from '../../lib/auth-context.js';
 import { findOrganizationEnvironment } from '../organizations/organizations.service.js';
@@ -102,4 +102,9 @@ export async function updateSelf(
     await repo.updateUser(tx, ctx.userUuid, patch);
   });
   return getProfile(db, ctx.userUuid);
+}
+
+/** The environment link the user works in (set by the environment service on join / quit). */
+export async function setCurrentEnvironmentUser(tx: Tx, userUuid: string, environmentUserUuid: string | null) {
+  await repo.updateUser(tx, userUuid, { currentEnvironmentUserUuid: environmentUserUuid });
 }

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Database, DatabaseHandle } from './db/client.js';
+import { AccessTokens } from './lib/tokens.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { environmentsRoutes } from './modules/environments/environments.routes.js';
+import { organizationsRoutes } from './modules/organizations/organizations.routes.js';
+import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { authenticatePlugin } from './plugins/authenticate.js';
+import { registerErrorHandlers } from './plugins/error-handler.js';
+import { registerSwagger } from './plugins/swagger.js';
+import { registerWeb } from './plugins/web.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Database;
+    databaseKind: DatabaseHandle['kind'];
+  }
+}
+
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+export type BuildAppOptions = {
+  /** Serve the built web app (off in API tests). */
+  serveWeb?: boolean;
+  logger?: boolean;
+};
+
+export async function buildApp(config: Config, database: DatabaseHandle, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    // Per-request lines only at debug level (onResponse hook below), not on every start.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: config.trustProxy,
+    genReqId: () => randomUUID(),
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('db', database.db);
+  app.decorate('databaseKind', database.kind);
+  registerErrorHandlers(app);
+
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime }, 'request');
+    done();
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // MUI (emotion) injects its styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Over plain http on localhost, HSTS would break the demo.
+    hsts: Boolean(config.publicUrl?.startsWith('https:')),
+  });
+  await app.register(cookie);
+  await registerSwagger(app);
+
+  const tokens = new AccessTokens(config.appSecret);
+  await app.register(authenticatePlugin, { tokens });
+  const auth = createAuthService(database.db, tokens);
+
+  await app.register(
+    async (api) => {
+      api.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
+      await api.register(authRoutes, { auth, publicUrl: config.publicUrl });
+      await api.register(async (protectedApi) => {
+        protectedApi.addHook('onRequest', app.authenticate);
+        await protectedApi.register(usersRoutes);
+        await protectedApi.register(organizationsRoutes);
+        await protectedApi.register(environmentsRoutes);
+        await protectedApi.register(reportsRoutes);
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  if (options.serveWeb !== false) await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
+  return app;
+}

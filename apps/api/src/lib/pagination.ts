@@ -1,0 +1,11 @@
+/** The list envelope every paginated endpoint answers with. */
+export function toPage<T>(data: T[], total: number, page: number, limit: number) {
+  return { data, page, nbOfPages: Math.max(1, Math.ceil(total / limit)), total };
+}
+
+export const offsetOf = (page: number, limit: number) => (page - 1) * limit;
+
+/** A search term turned into an accent- and case-insensitive ILIKE pattern (wildcards escaped). */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

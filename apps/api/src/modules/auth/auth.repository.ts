@@ -1,0 +1,33 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/scope.js';
+import { refreshTokens } from '../../db/schema/users.js';
+
+export async function insertRefreshToken(tx: Tx, values: { userUuid: string; family: string; tokenHash: string; expiresAt: Date }) {
+  await tx.insert(refreshTokens).values(values);
+}
+
+export async function findRefreshToken(tx: Tx, tokenHash: string) {
+  const [row] = await tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
+  return row ?? null;
+}
+
+/** Marks the token used, only if nobody used it first: the loser of a race sees a reuse. */
+export async function claimRefreshToken(tx: Tx, uuid: string) {
+  const rows = await tx
+    .update(refreshTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(refreshTokens.uuid, uuid), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt)))
+    .returning({ uuid: refreshTokens.uuid });
+  return rows.length === 1;
+}
+
+export async function revokeFamily(tx: Tx, family: string) {
+  await tx
+    .update(refreshTokens)
+    .set({ revokedAt: sql`coalesce(${refreshTokens.revokedAt}, now())` })
+    .where(eq(refreshTokens.family, family));
+}
+
+export async function deleteExpired(tx: Tx) {
+  await tx.delete(refreshTokens).where(sql`${refreshTokens.expiresAt} < now() - interval '1 day'`);
+}

@@ -1,0 +1,121 @@
+import { CSRF_HEADER, CSRF_HEADER_VALUE, LoginBodySchema, LoginResponseSchema, RefreshResponseSchema, UserSchema } from '@flotte/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ForbiddenError } from '../../errors.js';
+import { errorResponses } from '../../lib/route-schemas.js';
+import * as usersService from '../users/users.service.js';
+import type { AuthService } from './auth.service.js';
+
+export const REFRESH_COOKIE = 'flotte_refresh';
+const COOKIE_PATH = '/api/auth';
+
+export type AuthRoutesOptions = { auth: AuthService; publicUrl: string | undefined };
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { auth, publicUrl }) => {
+  const tags = ['Authentification'];
+
+  const isHttps = (request: FastifyRequest) => request.protocol === 'https' || Boolean(publicUrl?.startsWith('https:'));
+
+  function setRefreshCookie(request: FastifyRequest, reply: FastifyReply, token: string, expires: Date) {
+    reply.setCookie(REFRESH_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: isHttps(request),
+      path: COOKIE_PATH,
+      expires,
+    });
+  }
+
+  /**
+   * Cookie-authenticated calls refuse cross-site requests: the Origin, when sent, must be ours,
+   * and the custom header (which a cross-site form cannot set) must be present.
+   */
+  function assertSameSite(request: FastifyRequest) {
+    const origin = request.headers.origin;
+    if (origin) {
+      const allowed = new Set([`${request.protocol}://${request.host}`]);
+      if (publicUrl) allowed.add(new URL(publicUrl).origin);
+      if (!allowed.has(origin)) throw new ForbiddenError('Requête refusée : origine non autorisée');
+    }
+    if (request.headers[CSRF_HEADER] !== CSRF_HEADER_VALUE) {
+      throw new ForbiddenError('Requête refusée : en-tête de sécurité manquant');
+    }
+  }
+
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        tags,
+        summary: 'Connexion par e-mail et mot de passe',
+        body: LoginBodySchema,
+        response: { 200: LoginResponseSchema, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      const origin = request.headers.origin;
+      if (origin && origin !== `${request.protocol}://${request.host}` && origin !== (publicUrl && new URL(publicUrl).origin)) {
+        throw new ForbiddenError('Requête refusée : origine non autorisée');
+      }
+      const session = await auth.login(request.body, request.ip);
+      setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt);
+      return { tokens: session.tokens, user: session.user };
+    },
+  );
+
+  app.post(
+    '/auth/refresh-token',
+    {
+      schema: {
+        tags,
+        summary: "Nouveau jeton d'accès depuis le cookie de session (rotation)",
+        response: { 200: RefreshResponseSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      assertSameSite(request);
+      try {
+        const session = await auth.refresh(request.cookies[REFRESH_COOKIE]);
+        setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt);
+        return { tokens: session.tokens };
+      } catch (error) {
+        reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      schema: {
+        tags,
+        summary: 'Déconnexion : révoque la session et efface le cookie',
+        response: { 204: z.null(), ...errorResponses(403) },
+      },
+    },
+    async (request, reply) => {
+      assertSameSite(request);
+      await auth.logout(request.cookies[REFRESH_COOKIE]);
+      reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.register(async (protectedScope) => {
+    protectedScope.addHook('onRequest', app.authenticate);
+    protectedScope.get(
+      '/auth/me',
+      {
+        schema: {
+          tags,
+          summary: "L'utilisateur connecté",
+          security: [{ bearerAuth: [] }],
+          response: { 200: UserSchema, ...errorResponses(401) },
+        },
+      },
+      (request) => usersService.getProfile(app.db, request.ctx.userUuid),
+    );
+  });
+};

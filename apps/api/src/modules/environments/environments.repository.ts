@@ -1,0 +1,110 @@
+import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/scope.js';
+import { environments, environmentTiers, environmentUsers } from '../../db/schema/environments.js';
+import { organizations } from '../../db/schema/organizations.js';
+import { users } from '../../db/schema/users.js';
+import { likePattern } from '../../lib/pagination.js';
+
+export type EnvironmentValues = Partial<Omit<typeof environments.$inferInsert, 'uuid' | 'createdAt'>>;
+
+export async function listEnvironments(
+  tx: Tx,
+  only: readonly string[] | 'all',
+  options: { search?: string; limit: number; offset: number },
+) {
+  const conditions: (SQL | undefined)[] = [];
+  if (only !== 'all') conditions.push(only.length > 0 ? inArray(environments.uuid, [...only]) : sql`false`);
+  if (options.search) conditions.push(sql`f_unaccent(${environments.title}) ilike f_unaccent(${likePattern(options.search)})`);
+  const where = and(...conditions);
+  const [rows, [totalRow]] = await Promise.all([
+    tx
+      .select({
+        uuid: environments.uuid,
+        title: environments.title,
+        refererEmail: environments.refererEmail,
+        organizationsCount: sql<number>`(select count(*)::int from ${organizations} where ${organizations.environmentUuid} = ${environments.uuid})`,
+      })
+      .from(environments)
+      .where(where)
+      .orderBy(asc(environments.title), asc(environments.uuid))
+      .limit(options.limit)
+      .offset(options.offset),
+    tx.select({ total: count() }).from(environments).where(where),
+  ]);
+  return { rows, total: totalRow?.total ?? 0 };
+}
+
+export async function findEnvironment(tx: Tx, environmentUuid: string) {
+  const [row] = await tx.select().from(environments).where(eq(environments.uuid, environmentUuid)).limit(1);
+  return row ?? null;
+}
+
+export async function findTiers(tx: Tx, environmentUuid: string) {
+  return tx
+    .select({ uuid: environmentTiers.uuid, title: environmentTiers.title, startAt: environmentTiers.startAt, endAt: environmentTiers.endAt })
+    .from(environmentTiers)
+    .where(eq(environmentTiers.environmentUuid, environmentUuid))
+    .orderBy(asc(environmentTiers.startAt));
+}
+
+export async function findEnvironmentUsers(tx: Tx, environmentUuid: string) {
+  return tx
+    .select({
+      uuid: environmentUsers.uuid,
+      user: { uuid: users.uuid, firstName: users.firstName, lastName: users.lastName, email: users.email },
+    })
+    .from(environmentUsers)
+    .innerJoin(users, eq(users.uuid, environmentUsers.userUuid))
+    .where(eq(environmentUsers.environmentUuid, environmentUuid))
+    .orderBy(asc(users.lastName), asc(users.firstName));
+}
+
+/** The environment's superadmin shown in the support dialog (the first attached, if several). */
+export async function findSuperadmin(tx: Tx, environmentUuid: string) {
+  const [row] = await tx
+    .select({
+      avatarUrl: users.avatarUrl,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      description: users.description,
+      phone: users.phone,
+    })
+    .from(environmentUsers)
+    .innerJoin(users, eq(users.uuid, environmentUsers.userUuid))
+    .where(and(eq(environmentUsers.environmentUuid, environmentUuid), sql`'SUPERADMIN' = any(${users.roles})`))
+    .orderBy(asc(environmentUsers.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertEnvironment(tx: Tx, values: EnvironmentValues & { title: string }) {
+  const [row] = await tx.insert(environments).values(values).returning({ uuid: environments.uuid });
+  return row!.uuid;
+}
+
+export async function updateEnvironment(tx: Tx, environmentUuid: string, values: EnvironmentValues) {
+  if (Object.keys(values).length === 0) return;
+  await tx.update(environments).set(values).where(eq(environments.uuid, environmentUuid));
+}
+
+export async function insertTier(tx: Tx, values: typeof environmentTiers.$inferInsert) {
+  await tx.insert(environmentTiers).values(values);
+}
+
+export async function findEnvironmentUser(tx: Tx, environmentUuid: string, userUuid: string) {
+  const [row] = await tx
+    .select({ uuid: environmentUsers.uuid })
+    .from(environmentUsers)
+    .where(and(eq(environmentUsers.environmentUuid, environmentUuid), eq(environmentUsers.userUuid, userUuid)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertEnvironmentUser(tx: Tx, environmentUuid: string, userUuid: string) {
+  await tx.insert(environmentUsers).values({ environmentUuid, userUuid }).onConflictDoNothing();
+  return (await findEnvironmentUser(tx, environmentUuid, userUuid))!.uuid;
+}
+
+export async function deleteEnvironmentUser(tx: Tx, environmentUserUuid: string) {
+  await tx.delete(environmentUsers).where(eq(environmentUsers.uuid, environmentUserUuid));
+}

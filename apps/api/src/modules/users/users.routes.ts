@@ -1,0 +1,20 @@
+import { UpdateUserBodySchema, UserSchema, UuidParamsSchema } from '@flotte/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../lib/route-schemas.js';
+import * as service from './users.service.js';
+
+export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.patch(
+    '/user/:uuid',
+    {
+      schema: {
+        tags: ['Utilisateurs'],
+        summary: "Modifie son propre profil ou change d'organisation courante",
+        params: UuidParamsSchema,
+        body: UpdateUserBodySchema,
+        response: { 200: UserSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) => service.updateSelf(app.db, request.ctx, request.params.uuid, request.body),
+  );
+};

@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Serves the built web app (pre-compressed by its build) from the same port as the API.
+ * Any GET outside /api that is not a file gets index.html: the client router decides, and
+ * shows its own 404 page for unknown routes.
+ */
+export async function registerWeb(app: FastifyInstance, webDist: string) {
+  const root = path.resolve(webDist);
+  if (!existsSync(path.join(root, 'index.html'))) {
+    app.log.warn({ root }, 'web build not found: only the API is served');
+    return false;
+  }
+  await app.register(fastifyStatic, {
+    root,
+    preCompressed: true,
+    wildcard: false,
+    index: false,
+    setHeaders(res, filePath) {
+      // Hashed assets never change; index.html must always be revalidated.
+      res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.get('/*', { schema: { hide: true } }, (request, reply) => {
+    if (request.url === '/api' || request.url.startsWith('/api/')) return reply.callNotFound();
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+  return true;
+}

@@ -1,0 +1,75 @@
+import { count, inArray } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import { withSystem } from '../db/scope.js';
+import { users } from '../db/schema/users.js';
+import { ensureCurrentScope } from '../modules/users/users.service.js';
+import { attachToEnvironment, createEnvironment, createOrganization, createUser, linkUser } from './factories.js';
+
+export const DEMO_ACCOUNTS = [
+  { email: 'superadmin@demo.fr', label: 'Superadmin du Cabinet Démo Courtage' },
+  { email: 'admin@demo.fr', label: 'Administrateur — Transports Martin et BTP Durand' },
+  { email: 'user@demo.fr', label: 'Utilisateur — Transports Martin' },
+  { email: 'admin2@demo.fr', label: 'Administrateur — BTP Durand' },
+  { email: 'root@demo.fr', label: 'Root — opérateur de la plateforme' },
+] as const;
+
+/**
+ * Seeds the demo on an empty database (no user at all); otherwise reports whether the demo
+ * accounts are there, so a second start reuses the data.
+ */
+export async function seedDemoIfEmpty(db: Database, password: string) {
+  const existing = await withSystem(db, async (tx) => {
+    const [all] = await tx.select({ n: count() }).from(users);
+    const demo = await tx
+      .select({ email: users.email })
+      .from(users)
+      .where(inArray(users.email, DEMO_ACCOUNTS.map((a) => a.email)));
+    return { total: all?.n ?? 0, demo: demo.length };
+  });
+  if (existing.total > 0) return existing.demo > 0 ? { created: false, accounts: DEMO_ACCOUNTS } : null;
+  await seedDemo(db, password);
+  return { created: true, accounts: DEMO_ACCOUNTS };
+}
+
+export async function seedDemo(db: Database, password: string) {
+  const emails = await withSystem(db, async (tx) => {
+    const environment = await createEnvironment(tx, {
+      title: 'Cabinet Démo Courtage',
+      refererEmail: 'contact@cabinet-demo-courtage.fr',
+      bookingUrl: 'https://rendez-vous.cabinet-demo-courtage.fr/visio-30-minutes',
+      tiers: [
+        { title: 'Lancement', startAt: new Date('2024-01-01T00:00:00Z') },
+        { title: 'Croissance', startAt: new Date('2025-01-01T00:00:00Z') },
+      ],
+    });
+    const martin = await createOrganization(tx, { title: 'Transports Martin', environmentUuid: environment.uuid });
+    const durand = await createOrganization(tx, { title: 'BTP Durand', environmentUuid: environment.uuid });
+
+    const superadmin = await createUser(tx, {
+      email: 'superadmin@demo.fr',
+      password,
+      firstName: 'Sophie',
+      lastName: 'Lefèvre',
+      roles: ['SUPERADMIN'],
+      description: 'Chargée de clientèle flottes automobiles au Cabinet Démo Courtage. Joignable du lundi au vendredi, 9 h – 18 h.',
+      phone: '+33612345678',
+    });
+    await attachToEnvironment(tx, environment.uuid, superadmin.uuid);
+    // A broker works inside its clients' organizations: it starts in the first one.
+    await linkUser(tx, martin.uuid, superadmin.uuid);
+
+    const admin = await createUser(tx, { email: 'admin@demo.fr', password, firstName: 'Julien', lastName: 'Martin', roles: ['ADMIN'], phone: '+33687654321' });
+    await linkUser(tx, martin.uuid, admin.uuid);
+    await linkUser(tx, durand.uuid, admin.uuid);
+
+    const user = await createUser(tx, { email: 'user@demo.fr', password, firstName: 'Claire', lastName: 'Petit', roles: ['USER'], phone: '+33611223344' });
+    await linkUser(tx, martin.uuid, user.uuid);
+
+    const admin2 = await createUser(tx, { email: 'admin2@demo.fr', password, firstName: 'Marc', lastName: 'Durand', roles: ['ADMIN'] });
+    await linkUser(tx, durand.uuid, admin2.uuid);
+
+    await createUser(tx, { email: 'root@demo.fr', password, firstName: 'Alex', lastName: 'Moreau', roles: ['ROOT'] });
+    return [superadmin.uuid, admin.uuid, user.uuid, admin2.uuid];
+  });
+  for (const uuid of emails) await ensureCurrentScope(db, uuid);
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { type DatabaseHandle, openPglite, openPostgres } from '../src/db/client.js';
+import { type Tx, withSystem } from '../src/db/scope.js';
+import { DEFAULT_TEST_PASSWORD } from '../src/seed/factories.js';
+
+export { DEFAULT_TEST_PASSWORD };
+
+function withDatabase(url: string, database: string) {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** A fresh, migrated database for one test file: a copy of the run's template or PGlite dump. */
+export async function createTestDatabase(): Promise<DatabaseHandle & { kind: 'postgres' | 'pglite' }> {
+  const testDb = inject('testDb');
+  if (testDb.kind === 'pglite') {
+    const dump = new Blob([readFileSync(testDb.dumpFile)]);
+    return openPglite({ loadDataDir: dump, migrate: false });
+  }
+  const name = `${testDb.template}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: testDb.url });
+  await admin.connect();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${testDb.template}`);
+      break;
+    } catch (error) {
+      // Two files copying the template at the same instant: try again shortly.
+      if (attempt >= 20 || !String((error as Error).message).includes('being accessed')) throw error;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+    }
+  }
+  const handle = await openPostgres(withDatabase(testDb.url, name), { migrate: false, max: 4 });
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+export type TestContext = {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  /** Runs factories across organizations, as the seed does. */
+  seed<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  login(email: string, password?: string): Promise<string>;
+  /** app.inject with a bearer token. */
+  as(token: string, options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+};
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const config = loadConfig({ APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', ...env });
+  const app = await buildApp(config, database, { serveWeb: false, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    seed: (fn) => withSystem(database.db, fn),
+    async login(email, password = DEFAULT_TEST_PASSWORD) {
+      const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+      if (response.statusCode !== 200) throw new Error(`login ${email} failed: ${response.statusCode} ${response.body}`);
+      return response.json<{ tokens: { access_token: string } }>().tokens.access_token;
+    },
+    as(token, options) {
+      return app.inject({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
+import CarCrashOutlined from '@mui/icons-material/CarCrashOutlined';
+import BadgeOutlined from '@mui/icons-material/BadgeOutlined';
+import DirectionsCarOutlined from '@mui/icons-material/DirectionsCarOutlined';
+import FolderOpenOutlined from '@mui/icons-material/FolderOpenOutlined';
+import NotificationsActiveOutlined from '@mui/icons-material/NotificationsActiveOutlined';
+import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
+import CorporateFareOutlined from '@mui/icons-material/CorporateFareOutlined';
+import AddAlertOutlined from '@mui/icons-material/AddAlertOutlined';
+import TuneOutlined from '@mui/icons-material/TuneOutlined';
+import WorkspacesOutlined from '@mui/icons-material/WorkspacesOutlined';
+import type { SvgIconProps } from '@mui/material/SvgIcon';
+import type { ComponentType } from 'react';
+
+export type MenuEntry = Readonly<{
+  label: string;
+  to: string;
+  icon: ComponentType<SvgIconProps>;
+  /** Locked: greyed, not navigable, badge 'À venir'. Unlock an entry when its feature ships. */
+  locked: boolean;
+}>;
+
+/** Sidebar menu, in the order of SPEC section 2. */
+export const MAIN_MENU: readonly MenuEntry[] = [
+  { label: 'Tableau de bord', to: '/dashboard', icon: DashboardOutlined, locked: false },
+  { label: 'Sinistres', to: '/sinisters', icon: CarCrashOutlined, locked: true },
+  { label: 'Conducteurs', to: '/drivers', icon: BadgeOutlined, locked: true },
+  { label: 'Véhicules', to: '/vehicules', icon: DirectionsCarOutlined, locked: true },
+  { label: 'Gestion documentaire', to: '/ged', icon: FolderOpenOutlined, locked: true },
+  { label: 'Alertes prévention', to: '/alerts', icon: NotificationsActiveOutlined, locked: true },
+  { label: 'Paramètres', to: '/parameters', icon: SettingsOutlined, locked: true },
+];
+
+export const SUPERADMIN_MENU: readonly MenuEntry[] = [
+  { label: 'Gestion organisations', to: '/superadmin/organization', icon: CorporateFareOutlined, locked: true },
+  { label: 'Gestion alertes', to: '/superadmin/alerts', icon: AddAlertOutlined, locked: true },
+  { label: 'Paramètres', to: '/superadmin/settings', icon: TuneOutlined, locked: true },
+];
+
+export const ROOT_MENU: readonly MenuEntry[] = [
+  { label: 'Tableau de bord', to: '/dashboard', icon: DashboardOutlined, locked: false },
+  { label: 'Espaces', to: '/root/spaces', icon: WorkspacesOutlined, locked: false },
+];

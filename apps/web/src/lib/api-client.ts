@@ -1,0 +1,160 @@
+import { CSRF_HEADER, CSRF_HEADER_VALUE, ErrorSchema, RefreshResponseSchema } from '@flotte/contract';
+import type { z } from 'zod';
+import { authStore } from './auth-store';
+import { withRoute } from './safe-route';
+
+export type ApiErrorDetail = { path: string; message: string };
+
+/** A failed API call, carrying the French message of the API's error envelope. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly error = '',
+    readonly details: ApiErrorDetail[] = [],
+  ) {
+    super(message);
+  }
+
+  /** Same name as the API envelope, so the route error element reads both alike. */
+  get statusCode(): number {
+    return this.status;
+  }
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export type ApiOptions<T> = {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  /** Contract schema the response is parsed with; without one the body is ignored. */
+  schema?: z.ZodType<T>;
+  signal?: AbortSignal;
+  /** Auth calls (login, logout) answer 401 themselves: no refresh-and-retry for them. */
+  retryOnUnauthorized?: boolean;
+};
+
+const NETWORK_ERROR = 'Impossible de joindre le serveur. Vérifiez votre connexion puis réessayez.';
+const UNEXPECTED_RESPONSE = 'Réponse inattendue du serveur. Veuillez réessayer.';
+
+let onSessionExpired = (route: string) => {
+  window.location.assign(withRoute('/refresh', route));
+};
+
+/** The router registers how to leave for `/refresh` without reloading the page. */
+export function configureApiClient(options: { onSessionExpired: (route: string) => void }) {
+  onSessionExpired = options.onSessionExpired;
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, NETWORK_ERROR, 'Network Error');
+  }
+}
+
+async function toApiError(res: Response): Promise<ApiError> {
+  const body: unknown = await res.json().catch(() => null);
+  const envelope = ErrorSchema.safeParse(body);
+  if (envelope.success) {
+    const { statusCode, error, message, details } = envelope.data;
+    return new ApiError(statusCode, message, error, details ?? []);
+  }
+  return new ApiError(res.status, `Une erreur est survenue (code ${res.status}). Veuillez réessayer.`, res.statusText);
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+async function requestNewToken(): Promise<boolean> {
+  try {
+    const res = await fetch('/api/auth/refresh-token', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { accept: 'application/json', [CSRF_HEADER]: CSRF_HEADER_VALUE },
+    });
+    if (!res.ok) return false;
+    const parsed = RefreshResponseSchema.safeParse(await res.json());
+    if (!parsed.success) return false;
+    authStore.setToken(parsed.data.tokens.access_token);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Trades the HttpOnly refresh cookie for a new access token. Concurrent callers share one
+ * request: the API rotates the cookie, so two parallel refreshes would race each other.
+ */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= requestNewToken().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+function currentRoute(): string {
+  return `${window.location.pathname}${window.location.search}`;
+}
+
+/** Calls the API (same origin, under /api) and returns the response parsed by `schema`. */
+export async function api<T = void>(path: string, options: ApiOptions<T> = {}): Promise<T> {
+  const { method = 'GET', body, query, schema, signal, retryOnUnauthorized = true } = options;
+  const url = buildUrl(path, query);
+
+  const attempt = () => {
+    const headers: Record<string, string> = { accept: 'application/json', [CSRF_HEADER]: CSRF_HEADER_VALUE };
+    const token = authStore.getState().token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return send(url, {
+      method,
+      headers,
+      credentials: 'include',
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  };
+
+  let res = await attempt();
+  if (res.status === 401 && retryOnUnauthorized) {
+    if (await refreshSession()) {
+      res = await attempt();
+    }
+    if (res.status === 401) {
+      const error = await toApiError(res);
+      authStore.clear('expired');
+      onSessionExpired(currentRoute());
+      throw error;
+    }
+  }
+  if (!res.ok) throw await toApiError(res);
+  if (!schema || res.status === 204) return undefined as T;
+
+  const json: unknown = await res.json().catch(() => undefined);
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    console.warn(`Réponse de ${method} ${path} non conforme au contrat`, parsed.error.issues);
+    throw new ApiError(res.status, UNEXPECTED_RESPONSE, 'Unexpected Response');
+  }
+  return parsed.data;
+}
+
+/** Tests only: forget a pending refresh. */
+export function resetApiClient() {
+  refreshing = null;
+}
