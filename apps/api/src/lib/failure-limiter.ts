@@ -8,7 +8,7 @@ export class FailureLimiter {
   constructor(
     private readonly maxFailures: number,
     private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
   ) {}
 
   /** Seconds to wait before trying again, or 0 when the key may try. */

@@ -27,17 +27,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     });
   }
 
-  /**
-   * Cookie-authenticated calls refuse cross-site requests: the Origin, when sent, must be ours,
-   * and the custom header (which a cross-site form cannot set) must be present.
-   */
-  function assertSameSite(request: FastifyRequest) {
+  /** A cross-site page may not log in nor use the session cookie: the Origin, when sent, must be ours. */
+  function assertSameOrigin(request: FastifyRequest) {
     const origin = request.headers.origin;
-    if (origin) {
-      const allowed = new Set([`${request.protocol}://${request.host}`]);
-      if (publicUrl) allowed.add(new URL(publicUrl).origin);
-      if (!allowed.has(origin)) throw new ForbiddenError('Requête refusée : origine non autorisée');
-    }
+    if (!origin) return;
+    const allowed = new Set([`${request.protocol}://${request.host}`]);
+    if (publicUrl) allowed.add(new URL(publicUrl).origin);
+    if (!allowed.has(origin)) throw new ForbiddenError('Requête refusée : origine non autorisée');
+  }
+
+  /** Cookie-authenticated calls also need the custom header, which a cross-site form cannot set. */
+  function assertSameSite(request: FastifyRequest) {
+    assertSameOrigin(request);
     if (request.headers[CSRF_HEADER] !== CSRF_HEADER_VALUE) {
       throw new ForbiddenError('Requête refusée : en-tête de sécurité manquant');
     }
@@ -49,15 +50,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: {
         tags,
         summary: 'Connexion par e-mail et mot de passe',
+        security: [],
         body: LoginBodySchema,
         response: { 200: LoginResponseSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
-      const origin = request.headers.origin;
-      if (origin && origin !== `${request.protocol}://${request.host}` && origin !== (publicUrl && new URL(publicUrl).origin)) {
-        throw new ForbiddenError('Requête refusée : origine non autorisée');
-      }
+      assertSameOrigin(request);
       const session = await auth.login(request.body, request.ip);
       setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt);
       return { tokens: session.tokens, user: session.user };
@@ -70,6 +69,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: {
         tags,
         summary: "Nouveau jeton d'accès depuis le cookie de session (rotation)",
+        security: [],
         response: { 200: RefreshResponseSchema, ...errorResponses(401, 403) },
       },
     },
@@ -92,6 +92,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: {
         tags,
         summary: 'Déconnexion : révoque la session et efface le cookie',
+        security: [],
         response: { 204: z.null(), ...errorResponses(403) },
       },
     },
@@ -111,7 +112,6 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         schema: {
           tags,
           summary: "L'utilisateur connecté",
-          security: [{ bearerAuth: [] }],
           response: { 200: UserSchema, ...errorResponses(401) },
         },
       },

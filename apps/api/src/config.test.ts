@@ -1,0 +1,51 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), 'flotte-config-'));
+
+describe('loadConfig', () => {
+  it('applies the documented defaults on the embedded database', () => {
+    const dataDir = tmp();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, seedDemo: true, demoPassword: 'Demo1234!', logLevel: 'info', dataDir });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('generates APP_SECRET once, keeps it in DATA_DIR (mode 600) and reuses it', () => {
+    const dataDir = tmp();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(first.appSecret.length).toBeGreaterThanOrEqual(32);
+    expect(second.appSecret).toBe(first.appSecret);
+    const file = path.join(dataDir, 'app-secret');
+    expect(readFileSync(file, 'utf8')).toBe(first.appSecret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('does not seed by default on a PostgreSQL server, unless asked', () => {
+    const dataDir = tmp();
+    expect(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://u@h/db' }).seedDemo).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://u@h/db', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir, SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+
+  it('stops with the list of every bad value', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', APP_SECRET: 'court', LOG_LEVEL: 'bavard', SEED_DEMO: 'peut-être', PUBLIC_URL: 'pas une url' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.map((p) => p.split(':')[0]);
+    expect(problems.sort()).toEqual(['APP_SECRET', 'DATABASE_URL', 'LOG_LEVEL', 'PORT', 'PUBLIC_URL', 'SEED_DEMO']);
+    expect((error as ConfigError).message).toMatch(/^Configuration invalide/);
+  });
+
+  it('ignores empty variables', () => {
+    expect(loadConfig({ DATA_DIR: tmp(), PORT: '', APP_SECRET: 'x'.repeat(32) }).port).toBe(3000);
+  });
+});
