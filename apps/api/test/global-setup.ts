@@ -44,7 +44,7 @@ export default async function setup(project: TestProject) {
   try {
     await admin.connect();
   } catch (error) {
-    throw new Error(`PostgreSQL injoignable sur ${url} (TEST_DATABASE_URL) : ${(error as Error).message}`);
+    throw new Error(`PostgreSQL injoignable sur ${url} (TEST_DATABASE_URL) : ${(error as Error).message}`, { cause: error });
   }
   await admin.query(`CREATE DATABASE ${template}`);
   const handle = await openPostgres(withDatabase(url, template), { max: 1 });

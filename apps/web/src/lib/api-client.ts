@@ -1,7 +1,7 @@
 import { CSRF_HEADER, CSRF_HEADER_VALUE, ErrorSchema, RefreshResponseSchema } from '@flotte/contract';
 import type { z } from 'zod';
 import { authStore } from './auth-store';
-import { withRoute } from './safe-route';
+import { notifySessionExpired } from './session-expiry';
 
 export type ApiErrorDetail = { path: string; message: string };
 
@@ -39,15 +39,6 @@ export type ApiOptions<T> = {
 
 const NETWORK_ERROR = 'Impossible de joindre le serveur. Vérifiez votre connexion puis réessayez.';
 const UNEXPECTED_RESPONSE = 'Réponse inattendue du serveur. Veuillez réessayer.';
-
-let onSessionExpired = (route: string) => {
-  window.location.assign(withRoute('/refresh', route));
-};
-
-/** The router registers how to leave for `/refresh` without reloading the page. */
-export function configureApiClient(options: { onSessionExpired: (route: string) => void }) {
-  onSessionExpired = options.onSessionExpired;
-}
 
 function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   const params = new URLSearchParams();
@@ -138,7 +129,7 @@ export async function api<T = void>(path: string, options: ApiOptions<T> = {}): 
     if (res.status === 401) {
       const error = await toApiError(res);
       authStore.clear('expired');
-      onSessionExpired(currentRoute());
+      notifySessionExpired(currentRoute());
       throw error;
     }
   }

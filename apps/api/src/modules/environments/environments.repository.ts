@@ -1,9 +1,12 @@
-import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, type Column, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/scope.js';
 import { environments, environmentTiers, environmentUsers } from '../../db/schema/environments.js';
 import { organizations } from '../../db/schema/organizations.js';
 import { users } from '../../db/schema/users.js';
 import { likePattern } from '../../lib/pagination.js';
+
+// The database collates bytewise (C): order names the French way, accents and case folded.
+const frenchOrder = (column: Column) => asc(sql`lower(f_unaccent(${column}))`);
 
 export type EnvironmentValues = Partial<Omit<typeof environments.$inferInsert, 'uuid' | 'createdAt'>>;
 
@@ -26,7 +29,7 @@ export async function listEnvironments(
       })
       .from(environments)
       .where(where)
-      .orderBy(asc(environments.title), asc(environments.uuid))
+      .orderBy(frenchOrder(environments.title), asc(environments.title), asc(environments.uuid))
       .limit(options.limit)
       .offset(options.offset),
     tx.select({ total: count() }).from(environments).where(where),
@@ -56,7 +59,7 @@ export async function findEnvironmentUsers(tx: Tx, environmentUuid: string) {
     .from(environmentUsers)
     .innerJoin(users, eq(users.uuid, environmentUsers.userUuid))
     .where(eq(environmentUsers.environmentUuid, environmentUuid))
-    .orderBy(asc(users.lastName), asc(users.firstName));
+    .orderBy(frenchOrder(users.lastName), frenchOrder(users.firstName), asc(environmentUsers.uuid));
 }
 
 /** The environment's superadmin shown in the support dialog (the first attached, if several). */

@@ -1,9 +1,12 @@
-import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, type Column, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/scope.js';
 import { environments } from '../../db/schema/environments.js';
 import { organizations, organizationUsers } from '../../db/schema/organizations.js';
 import { users } from '../../db/schema/users.js';
 import { likePattern } from '../../lib/pagination.js';
+
+// The database collates bytewise (C): order names the French way, accents and case folded.
+const frenchOrder = (column: Column) => asc(sql`lower(f_unaccent(${column}))`);
 
 const organizationColumns = {
   uuid: organizations.uuid,
@@ -49,7 +52,7 @@ export async function listOrganizations(
       .from(organizations)
       .leftJoin(environments, eq(environments.uuid, organizations.environmentUuid))
       .where(where)
-      .orderBy(asc(organizations.title), asc(organizations.uuid))
+      .orderBy(frenchOrder(organizations.title), asc(organizations.title), asc(organizations.uuid))
       .limit(options.limit)
       .offset(options.offset),
     tx.select({ total: count() }).from(organizations).where(where),
@@ -109,7 +112,7 @@ export async function listLinks(
   const [rows, [totalRow]] = await Promise.all([
     base()
       .where(where)
-      .orderBy(asc(organizations.title), asc(users.lastName), asc(organizationUsers.uuid))
+      .orderBy(frenchOrder(organizations.title), asc(organizations.uuid), frenchOrder(users.lastName), asc(users.lastName), asc(organizationUsers.uuid))
       .limit(options.limit)
       .offset(options.offset),
     tx

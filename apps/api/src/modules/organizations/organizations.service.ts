@@ -72,13 +72,17 @@ export async function listOfMyEnvironments(db: Database, ctx: AuthContext, query
   return toPage(rows.map(toOrganization), total, query.page, query.limit);
 }
 
-/** May the caller manage the members of this organization? Unknown or invisible → 404, visible but not allowed → 403. */
-async function assertCanManageMembers(tx: Tx, ctx: AuthContext, organizationUuid: string) {
+/**
+ * May the caller manage the members of this organization? Unknown or invisible → 404 (with the
+ * caller's own "not found" message, so a foreign id reads like an unknown one), visible but not
+ * allowed → 403.
+ */
+async function assertCanManageMembers(tx: Tx, ctx: AuthContext, organizationUuid: string, notFound = 'Organisation introuvable') {
   const organization = await repo.findOrganization(tx, organizationUuid);
-  if (!organization) throw new NotFoundError('Organisation introuvable');
+  if (!organization) throw new NotFoundError(notFound);
   if (isRoot(ctx) || managesEnvironment(ctx, organization.environmentUuid)) return organization;
   const member = await repo.findLinkFor(tx, organizationUuid, ctx.userUuid);
-  if (!member) throw new NotFoundError('Organisation introuvable');
+  if (!member) throw new NotFoundError(notFound);
   if (!isAdmin(ctx)) throw new ForbiddenError("Seul un administrateur peut gérer les membres de l'organisation");
   return organization;
 }
@@ -111,9 +115,10 @@ export async function createLink(db: Database, ctx: AuthContext, body: z.output<
 
 export async function deleteLink(db: Database, ctx: AuthContext, linkUuid: string) {
   await withSystem(db, async (tx) => {
+    const notFound = "Lien d'organisation introuvable";
     const link = await repo.findLink(tx, linkUuid);
-    if (!link) throw new NotFoundError("Lien d'organisation introuvable");
-    await assertCanManageMembers(tx, ctx, link.organizationUuid);
+    if (!link) throw new NotFoundError(notFound);
+    await assertCanManageMembers(tx, ctx, link.organizationUuid, notFound);
     await repo.deleteLink(tx, linkUuid);
   });
 }

@@ -1,0 +1,119 @@
+import CloseIcon from '@mui/icons-material/Close';
+import MenuIcon from '@mui/icons-material/Menu';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Drawer from '@mui/material/Drawer';
+import IconButton from '@mui/material/IconButton';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import type { User } from '@flotte/contract';
+import { useState } from 'react';
+import { Outlet } from 'react-router';
+import { SnackbarHost } from '@/components/snackbar/snackbar-host';
+import { useSwitchOrganization } from '@/features/organizations/api/switch-organization';
+import { OrganizationLoadingDialog } from '@/features/organizations/components/organization-loading-dialog';
+import { SupportDialog } from '@/features/support/components/support-dialog';
+import { ROOT_MENU_WIDTH, SIDEBAR_WIDTH } from '../theme';
+import { RequireAuth } from './require-auth';
+import { RootMenu } from './root-menu';
+import { Sidebar } from './sidebar';
+
+function LoggedShell({ user }: { user: User }) {
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [supportOpen, setSupportOpen] = useState(false);
+  const { switchOrganization, switching } = useSwitchOrganization();
+  const isRoot = user.roles.includes('ROOT');
+  const navWidth = SIDEBAR_WIDTH + (isRoot ? ROOT_MENU_WIDTH : 0);
+
+  const navigation = (onNavigate?: () => void) => (
+    <Box sx={{ display: 'flex', height: '100%' }}>
+      {isRoot && <RootMenu onNavigate={onNavigate} />}
+      <Sidebar
+        user={user}
+        onNavigate={onNavigate}
+        onOpenSupport={() => {
+          onNavigate?.();
+          setSupportOpen(true);
+        }}
+        onSwitchOrganization={(organizationUuid) => {
+          onNavigate?.();
+          void switchOrganization(organizationUuid);
+        }}
+      />
+    </Box>
+  );
+
+  return (
+    <Box sx={{ minHeight: '100dvh', bgcolor: 'background.default' }}>
+      {/* Mobile: top bar and a temporary drawer. */}
+      <AppBar
+        component="header"
+        position="sticky"
+        color="inherit"
+        elevation={0}
+        sx={{ display: { md: 'none' }, borderBottom: 1, borderColor: 'divider' }}
+      >
+        <Toolbar sx={{ gap: 1 }}>
+          <IconButton
+            edge="start"
+            aria-label={mobileOpen ? 'Fermer le menu' : 'Ouvrir le menu'}
+            aria-expanded={mobileOpen}
+            aria-controls="mobile-navigation"
+            onClick={() => setMobileOpen((open) => !open)}
+          >
+            {mobileOpen ? <CloseIcon /> : <MenuIcon />}
+          </IconButton>
+          <Typography component="div" variant="h6" noWrap>
+            Tableau de bord
+          </Typography>
+        </Toolbar>
+      </AppBar>
+      <Drawer
+        id="mobile-navigation"
+        variant="temporary"
+        open={mobileOpen}
+        onClose={() => setMobileOpen(false)}
+        sx={{ display: { md: 'none' } }}
+        slotProps={{ paper: { sx: { width: Math.min(navWidth, 340), maxWidth: '88vw' } } }}
+      >
+        {navigation(() => setMobileOpen(false))}
+      </Drawer>
+
+      {/* Desktop: a fixed sidebar, after the root icon menu for ROOT users. */}
+      <Box
+        component="header"
+        sx={{ display: { xs: 'none', md: 'block' }, position: 'fixed', inset: '0 auto 0 0', width: navWidth, zIndex: 'appBar' }}
+      >
+        <Drawer
+          variant="permanent"
+          open
+          slotProps={{ paper: { sx: { width: navWidth, position: 'static', height: '100dvh', borderRightColor: 'divider' } } }}
+        >
+          {navigation()}
+        </Drawer>
+      </Box>
+
+      <Box
+        component="main"
+        id="main-content"
+        sx={{
+          pl: { md: `${navWidth}px` },
+          minHeight: { md: '100dvh' },
+        }}
+      >
+        <Box sx={{ maxWidth: 1200, mx: 'auto', px: { xs: 2, sm: 3, md: 4 }, py: { xs: 3, md: 4 } }}>
+          <Outlet />
+        </Box>
+      </Box>
+
+      <SupportDialog open={supportOpen} onClose={() => setSupportOpen(false)} />
+      <OrganizationLoadingDialog open={switching} />
+      <SnackbarHost />
+    </Box>
+  );
+}
+
+/** Pages of a logged-in user: guarded, user loaded, sidebar, support and organization dialogs. */
+export default function LoggedLayout() {
+  return <RequireAuth>{(user) => <LoggedShell user={user} />}</RequireAuth>;
+}

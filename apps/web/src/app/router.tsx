@@ -1,0 +1,46 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { NotFoundPage } from '@/components/errors/not-found-page';
+import { RouteError } from '@/components/errors/route-error';
+import { PageLoader } from '@/components/page-loader';
+import { withChunkReload } from '@/lib/chunk-load-guard';
+import { withRoute } from '@/lib/safe-route';
+import { onSessionExpired } from '@/lib/session-expiry';
+import { DefaultLayout } from './layouts/default-layout';
+
+/** Lazy route from a module whose default export is the component; a stale chunk reloads once. */
+function lazyComponent(importer: () => Promise<{ default: ComponentType }>) {
+  const load = withChunkReload(importer);
+  return async () => ({ Component: (await load()).default });
+}
+
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <PageLoader fullScreen />,
+    children: [
+      {
+        lazy: lazyComponent(() => import('./layouts/public-layout')),
+        children: [
+          { index: true, lazy: lazyComponent(() => import('./routes/auth/login')) },
+          { path: 'refresh', lazy: lazyComponent(() => import('./routes/auth/refresh')) },
+          { path: 'recover', lazy: lazyComponent(() => import('./routes/auth/recover')) },
+          { path: 'signup', lazy: lazyComponent(() => import('./routes/auth/signup')) },
+        ],
+      },
+      {
+        lazy: lazyComponent(() => import('./layouts/logged-layout')),
+        children: [
+          { path: 'dashboard', lazy: lazyComponent(() => import('./routes/app/dashboard')) },
+          { path: 'account', lazy: lazyComponent(() => import('./routes/app/account')) },
+        ],
+      },
+      // The root layout (./layouts/root-layout) mounts here with /root/spaces in its own issue.
+      { element: <DefaultLayout />, children: [{ path: '*', element: <NotFoundPage /> }] },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);
+
+onSessionExpired((route) => void router.navigate(withRoute('/refresh', route), { replace: true }));

@@ -1,0 +1,107 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { UpdateUserBodySchema, type User } from '@flotte/contract';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { snackbar } from '@/components/snackbar/snackbar';
+import { ApiError } from '@/lib/api-client';
+import { formatPhone } from '@/lib/format';
+import { useUpdateCurrentUser } from '../api/update-current-user';
+
+type AccountInput = z.input<typeof UpdateUserBodySchema>;
+type AccountOutput = z.output<typeof UpdateUserBodySchema>;
+type EditableField = 'firstName' | 'lastName' | 'phone' | 'description';
+
+const EDITABLE = new Set<string>(['firstName', 'lastName', 'phone', 'description']);
+
+function toFormValues(user: User): AccountInput {
+  return {
+    firstName: user.firstName,
+    lastName: user.lastName,
+    phone: formatPhone(user.phone),
+    description: user.description ?? '',
+  };
+}
+
+/** First name, last name, phone and description of the connected user. */
+export function AccountForm({ user }: { user: User }) {
+  const update = useUpdateCurrentUser();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isDirty },
+  } = useForm<AccountInput, unknown, AccountOutput>({
+    resolver: zodResolver(UpdateUserBodySchema),
+    defaultValues: toFormValues(user),
+  });
+
+  const onSubmit = handleSubmit(async (body) => {
+    try {
+      const saved = await update.mutateAsync(body);
+      reset(toFormValues(saved));
+      snackbar.show({ type: 'success', title: 'Profil mis à jour', description: 'Vos informations ont bien été enregistrées' });
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : null;
+      for (const detail of apiError?.details ?? []) {
+        if (EDITABLE.has(detail.path)) setError(detail.path as EditableField, { message: detail.message });
+      }
+      snackbar.show({
+        type: 'error',
+        title: 'Erreur',
+        description: apiError?.message ?? "Erreur lors de l'enregistrement de vos informations",
+      });
+    }
+  });
+
+  return (
+    <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2.5 }}>
+      <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+        <TextField
+          label="Prénom"
+          autoComplete="given-name"
+          required
+          error={Boolean(errors.firstName)}
+          helperText={errors.firstName?.message}
+          {...register('firstName')}
+        />
+        <TextField
+          label="Nom"
+          autoComplete="family-name"
+          required
+          error={Boolean(errors.lastName)}
+          helperText={errors.lastName?.message}
+          {...register('lastName')}
+        />
+      </Box>
+      <TextField
+        label="Téléphone"
+        type="tel"
+        autoComplete="tel"
+        placeholder="06 12 34 56 78"
+        error={Boolean(errors.phone)}
+        helperText={errors.phone?.message ?? 'Format français, ou international avec l’indicatif (+32…)'}
+        {...register('phone')}
+      />
+      <TextField
+        label="Description"
+        multiline
+        minRows={3}
+        error={Boolean(errors.description)}
+        helperText={errors.description?.message ?? 'Votre fonction, vos disponibilités… (500 caractères max.)'}
+        {...register('description')}
+      />
+      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
+        <Button disabled={!isDirty || update.isPending} onClick={() => reset(toFormValues(user))}>
+          Annuler les modifications
+        </Button>
+        <Button type="submit" variant="contained" loading={update.isPending} disabled={!isDirty}>
+          Enregistrer
+        </Button>
+      </Box>
+    </Box>
+  );
+}
