@@ -4,8 +4,3 @@ export function toPage<T>(data: T[], total: number, page: number, limit: number)
 }
 
 export const offsetOf = (page: number, limit: number) => (page - 1) * limit;
-
-/** A search term turned into an accent- and case-insensitive ILIKE pattern (wildcards escaped). */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}

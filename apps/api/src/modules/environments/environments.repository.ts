@@ -1,12 +1,11 @@
-import { and, asc, type Column, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/scope.js';
 import { environments, environmentTiers, environmentUsers } from '../../db/schema/environments.js';
 import { organizations } from '../../db/schema/organizations.js';
 import { users } from '../../db/schema/users.js';
-import { likePattern } from '../../lib/pagination.js';
+import { containsFolded, frenchOrder } from '../../db/search.js';
 
 // The database collates bytewise (C): order names the French way, accents and case folded.
-const frenchOrder = (column: Column) => asc(sql`lower(f_unaccent(${column}))`);
 
 export type EnvironmentValues = Partial<Omit<typeof environments.$inferInsert, 'uuid' | 'createdAt'>>;
 
@@ -17,17 +16,25 @@ export async function listEnvironments(
 ) {
   const conditions: (SQL | undefined)[] = [];
   if (only !== 'all') conditions.push(only.length > 0 ? inArray(environments.uuid, [...only]) : sql`false`);
-  if (options.search) conditions.push(sql`f_unaccent(${environments.title}) ilike f_unaccent(${likePattern(options.search)})`);
+  if (options.search) conditions.push(containsFolded(environments.title, options.search));
   const where = and(...conditions);
+  // A joined subquery, not a correlated one in the select list: on a single-table select Drizzle
+  // drops the table prefixes, and "environment_uuid = uuid" then compared organizations to themselves.
+  const organizationCounts = tx
+    .select({ environmentUuid: organizations.environmentUuid, organizationsCount: sql<number>`count(*)::int`.as('organizations_count') })
+    .from(organizations)
+    .groupBy(organizations.environmentUuid)
+    .as('organization_counts');
   const [rows, [totalRow]] = await Promise.all([
     tx
       .select({
         uuid: environments.uuid,
         title: environments.title,
         refererEmail: environments.refererEmail,
-        organizationsCount: sql<number>`(select count(*)::int from ${organizations} where ${organizations.environmentUuid} = ${environments.uuid})`,
+        organizationsCount: sql<number>`coalesce(${organizationCounts.organizationsCount}, 0)`.mapWith(Number),
       })
       .from(environments)
+      .leftJoin(organizationCounts, eq(organizationCounts.environmentUuid, environments.uuid))
       .where(where)
       .orderBy(frenchOrder(environments.title), asc(environments.title), asc(environments.uuid))
       .limit(options.limit)

@@ -72,7 +72,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Modifie un espace (son superadmin, ROOT)',
         params: UuidParamsSchema,
         body: UpdateEnvironmentBodySchema,
-        response: { 200: EnvironmentSchema, ...errorResponses(400, 401, 404) },
+        response: { 200: EnvironmentSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     (request) => service.update(app.db, request.ctx, request.params.uuid, request.body),

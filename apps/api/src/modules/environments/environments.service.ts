@@ -50,10 +50,13 @@ async function currentEnvironmentUuid(db: Database, ctx: AuthContext): Promise<s
   );
 }
 
-/** Is the caller part of this environment (member of one of its organizations, attached, or ROOT)? */
-async function belongsTo(db: Database, ctx: AuthContext, environmentUuid: string): Promise<boolean> {
+/**
+ * Is the caller part of this environment (member of one of its organizations, attached, or ROOT)?
+ * Any of its organizations counts, not only the current one: a client of two brokers reaches both.
+ */
+async function belongsTo(tx: Tx, ctx: AuthContext, environmentUuid: string): Promise<boolean> {
   if (managesEnvironment(ctx, environmentUuid) || ctx.environmentUuids.includes(environmentUuid)) return true;
-  return (await currentEnvironmentUuid(db, ctx)) === environmentUuid;
+  return organizationsService.isMemberInEnvironment(tx, ctx.userUuid, environmentUuid);
 }
 
 export async function list(db: Database, ctx: AuthContext, query: PaginatedSearchQuery) {
@@ -85,6 +88,10 @@ export async function create(db: Database, ctx: AuthContext, body: z.output<type
 
 export async function update(db: Database, ctx: AuthContext, environmentUuid: string, body: z.output<typeof UpdateEnvironmentBodySchema>) {
   if (!managesEnvironment(ctx, environmentUuid)) throw new NotFoundError('Environnement introuvable');
+  // The commercial terms of a broker's space are the platform's to set, not the broker's.
+  if (!isRoot(ctx) && (body.freeOrganizations !== undefined || body.stripeProductId !== undefined)) {
+    throw new ForbiddenError("Seul l'opérateur de la plateforme peut modifier les conditions commerciales de l'espace");
+  }
   return withSystem(db, async (tx) => {
     if (!(await repo.findEnvironment(tx, environmentUuid))) throw new NotFoundError('Environnement introuvable');
     await repo.updateEnvironment(tx, environmentUuid, body);
@@ -114,8 +121,8 @@ export async function quit(db: Database, ctx: AuthContext, environmentUuid: stri
 }
 
 export async function getSuperadmin(db: Database, ctx: AuthContext, environmentUuid: string): Promise<Superadmin> {
-  if (!(await belongsTo(db, ctx, environmentUuid))) throw new NotFoundError('Environnement introuvable');
   const row = await withSystem(db, async (tx) => {
+    if (!(await belongsTo(tx, ctx, environmentUuid))) throw new NotFoundError('Environnement introuvable');
     if (!(await repo.findEnvironment(tx, environmentUuid))) throw new NotFoundError('Environnement introuvable');
     return repo.findSuperadmin(tx, environmentUuid);
   });

@@ -1,12 +1,11 @@
-import { and, asc, type Column, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/scope.js';
 import { environments } from '../../db/schema/environments.js';
 import { organizations, organizationUsers } from '../../db/schema/organizations.js';
 import { users } from '../../db/schema/users.js';
-import { likePattern } from '../../lib/pagination.js';
+import { containsFolded, frenchOrder, likePattern } from '../../db/search.js';
 
 // The database collates bytewise (C): order names the French way, accents and case folded.
-const frenchOrder = (column: Column) => asc(sql`lower(f_unaccent(${column}))`);
 
 const organizationColumns = {
   uuid: organizations.uuid,
@@ -36,7 +35,7 @@ function filterCondition(filter: OrganizationFilter, search: string | undefined)
       filter.environmentUuids.length > 0 ? inArray(organizations.environmentUuid, [...filter.environmentUuids]) : sql`false`,
     );
   }
-  if (search) conditions.push(sql`f_unaccent(${organizations.title}) ilike f_unaccent(${likePattern(search)})`);
+  if (search) conditions.push(containsFolded(organizations.title, search));
   return and(...conditions);
 }
 
@@ -145,6 +144,16 @@ export async function findLinkFor(tx: Tx, organizationUuid: string, userUuid: st
     .where(and(eq(organizationUsers.organizationUuid, organizationUuid), eq(organizationUsers.userUuid, userUuid)))
     .limit(1);
   return row ?? null;
+}
+
+export async function hasLinkInEnvironment(tx: Tx, userUuid: string, environmentUuid: string) {
+  const [row] = await tx
+    .select({ uuid: organizationUsers.uuid })
+    .from(organizationUsers)
+    .innerJoin(organizations, eq(organizations.uuid, organizationUsers.organizationUuid))
+    .where(and(eq(organizationUsers.userUuid, userUuid), eq(organizations.environmentUuid, environmentUuid)))
+    .limit(1);
+  return Boolean(row);
 }
 
 export async function insertLink(tx: Tx, organizationUuid: string, userUuid: string) {

@@ -42,6 +42,11 @@ export async function findOrganizationEnvironment(tx: Tx, organizationUuid: stri
   return (await repo.findOrganization(tx, organizationUuid))?.environmentUuid ?? null;
 }
 
+/** Is the user a member of at least one organization of this environment? (environment service) */
+export async function isMemberInEnvironment(tx: Tx, userUuid: string, environmentUuid: string): Promise<boolean> {
+  return repo.hasLinkInEnvironment(tx, userUuid, environmentUuid);
+}
+
 /** Organizations in an environment, for the environment service (no access check here). */
 export async function listForEnvironments(tx: Tx, environmentUuids: readonly string[]) {
   const { rows } = await repo.listOrganizations(tx, { kind: 'environments', environmentUuids }, { limit: 1000, offset: 0 });

@@ -1,6 +1,6 @@
 import { OrganizationPageSchema, OrganizationUserSchema } from '@flotte/contract';
 import { count, eq } from 'drizzle-orm';
-import type { InjectOptions } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationUsers } from '../../db/schema/organizations.js';
 import { attachToEnvironment, createEnvironment, createOrganization, createUser, linkUser } from '../../seed/factories.js';
@@ -27,6 +27,8 @@ async function seedFixtures() {
     const orgB2 = await createOrganization(tx, { title: 'Garage Gamma', environmentUuid: envB.uuid });
     const orgC1 = await createOrganization(tx, { title: 'Delta Services', environmentUuid: envC.uuid });
     const orgN = await createOrganization(tx, { title: 'Indépendant Oméga' });
+    // Where the writing tests add and remove members, so the member lists read elsewhere stay put.
+    const orgW = await createOrganization(tx, { title: 'Messagerie Ouest', environmentUuid: envA.uuid });
 
     const root = await createUser(tx, { email: 'root@exemple.fr', roles: ['ROOT'], lastName: 'Racine' });
     const superA = await createUser(tx, { email: 'super-a@exemple.fr', roles: ['SUPERADMIN'], lastName: 'Horizon' });
@@ -36,6 +38,8 @@ async function seedFixtures() {
     const adminB = await createUser(tx, { email: 'admin-b@exemple.fr', roles: ['ADMIN'], lastName: 'Bonnet' });
     const userB = await createUser(tx, { email: 'user-b@exemple.fr', roles: ['USER'], lastName: 'Blanc' });
     const userC = await createUser(tx, { email: 'user-c@exemple.fr', roles: ['USER'], lastName: 'Colin' });
+    const adminW = await createUser(tx, { email: 'admin-w@exemple.fr', roles: ['ADMIN'], lastName: 'Weber' });
+    const userW = await createUser(tx, { email: 'user-w@exemple.fr', roles: ['USER'], lastName: 'Wolff' });
     const paginator = await createUser(tx, { email: 'pages@exemple.fr', roles: ['USER'], lastName: 'Page' });
 
     await attachToEnvironment(tx, envA.uuid, superA.uuid);
@@ -47,6 +51,8 @@ async function seedFixtures() {
     await linkUser(tx, orgB1.uuid, adminB.uuid);
     await linkUser(tx, orgB1.uuid, userB.uuid);
     await linkUser(tx, orgC1.uuid, userC.uuid);
+    await linkUser(tx, orgW.uuid, adminW.uuid);
+    await linkUser(tx, orgW.uuid, userW.uuid);
 
     const paged: string[] = [];
     for (let i = 1; i <= 12; i++) {
@@ -55,7 +61,7 @@ async function seedFixtures() {
       paged.push(org.uuid);
     }
     return {
-      envA, envB, envC, orgA1, orgA2, orgB1, orgB2, orgC1, orgN,
+      envA, envB, envC, orgA1, orgA2, orgB1, orgB2, orgC1, orgN, orgW, userW,
       root, superA, superB, adminA, userA, adminB, userB, userC, paginator, adminALink, userALink, paged,
     };
   });
@@ -64,7 +70,7 @@ async function seedFixtures() {
 beforeAll(async () => {
   t = await createTestApp();
   f = await seedFixtures();
-  for (const name of ['root', 'super-a', 'super-b', 'admin-a', 'user-a', 'admin-b', 'user-b', 'user-c', 'pages']) {
+  for (const name of ['root', 'super-a', 'super-b', 'admin-a', 'user-a', 'admin-b', 'user-b', 'user-c', 'admin-w', 'user-w', 'pages']) {
     tokens[name] = await t.login(`${name}@exemple.fr`);
   }
 });
@@ -78,7 +84,7 @@ async function call(token: string | null, options: InjectOptions) {
   return response;
 }
 
-function expectInvalid(response: { statusCode: number; json: () => any }, path: string, message: string) {
+function expectInvalid(response: LightMyRequestResponse, path: string, message: string) {
   expect(response.statusCode).toBe(400);
   const body = response.json();
   expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(/^Données invalides/) });
@@ -133,8 +139,8 @@ describe('GET /api/organization', () => {
   it("shows a superadmin its environment's organizations plus its own links, nothing else", async () => {
     const response = await call(tokens['super-a']!, { method: 'GET', url: '/api/organization' });
     expect(response.statusCode).toBe(200);
-    expect(titles(response.json())).toEqual(['Étoile du Nord', 'Garage Gamma', 'Transports Alpha']);
-    expect(response.json().total).toBe(3);
+    expect(titles(response.json())).toEqual(['Étoile du Nord', 'Garage Gamma', 'Messagerie Ouest', 'Transports Alpha']);
+    expect(response.json().total).toBe(4);
 
     const other = await call(tokens['super-b']!, { method: 'GET', url: '/api/organization' });
     expect(titles(other.json())).toEqual(['Étoile du Sud', 'Garage Gamma']);
@@ -144,7 +150,7 @@ describe('GET /api/organization', () => {
     const response = await call(tokens.root!, { method: 'GET', url: '/api/organization?limit=1000' });
     expect(response.statusCode).toBe(200);
     const uuids = response.json().data.map((o: { uuid: string }) => o.uuid);
-    for (const org of [f.orgA1, f.orgA2, f.orgB1, f.orgB2, f.orgC1, f.orgN]) expect(uuids).toContain(org.uuid);
+    for (const org of [f.orgA1, f.orgA2, f.orgB1, f.orgB2, f.orgC1, f.orgN, f.orgW]) expect(uuids).toContain(org.uuid);
     expect(response.json().total).toBe(uuids.length);
   });
 
@@ -208,8 +214,8 @@ describe('GET /api/organization/environment', () => {
   it("lists only the organizations of the superadmin's environment, not its other links", async () => {
     const a = await call(tokens['super-a']!, { method: 'GET', url: '/api/organization/environment' });
     expect(a.statusCode).toBe(200);
-    expect(a.json()).toMatchObject({ page: 1, nbOfPages: 1, total: 2 });
-    expect(titles(a.json())).toEqual(['Étoile du Nord', 'Transports Alpha']);
+    expect(a.json()).toMatchObject({ page: 1, nbOfPages: 1, total: 3 });
+    expect(titles(a.json())).toEqual(['Étoile du Nord', 'Messagerie Ouest', 'Transports Alpha']);
     expect(a.json().data.every((o: { environment: { uuid: string } }) => o.environment.uuid === f.envA.uuid)).toBe(true);
 
     const b = await call(tokens['super-b']!, { method: 'GET', url: '/api/organization/environment' });
@@ -311,30 +317,30 @@ describe('POST /api/organization-user', () => {
   it('requires a token, and writes nothing', async () => {
     const target = await freshUser();
     const before = await countLinks();
-    const response = await post(null, { user: target.uuid, organization: f.orgA1.uuid });
+    const response = await post(null, { user: target.uuid, organization: f.orgW.uuid });
     expect(response.statusCode).toBe(401);
     expect(await countLinks()).toBe(before);
   });
 
   it('lets an ADMIN member add a user; the user then sees the organization', async () => {
     const target = await freshUser();
-    const response = await post(tokens['admin-a']!, { user: target.uuid, organization: f.orgA1.uuid });
+    const response = await post(tokens['admin-w']!, { user: target.uuid, organization: f.orgW.uuid });
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(() => OrganizationUserSchema.parse(body)).not.toThrow();
     expect(body).toMatchObject({
-      organization: { uuid: f.orgA1.uuid, title: 'Étoile du Nord', environment: { uuid: f.envA.uuid } },
+      organization: { uuid: f.orgW.uuid, title: 'Messagerie Ouest', environment: { uuid: f.envA.uuid } },
       user: { uuid: target.uuid, firstName: 'Nouveau', lastName: 'Venu', avatar: null },
     });
     expect(await linkExists(body.uuid)).toBe(true);
 
     const seen = await call(await target.login(), { method: 'GET', url: '/api/organization' });
-    expect(titles(seen.json())).toEqual(['Étoile du Nord']);
+    expect(titles(seen.json())).toEqual(['Messagerie Ouest']);
   });
 
   it('accepts {uuid} objects as well as uuid strings', async () => {
     const target = await freshUser();
-    const response = await post(tokens['admin-a']!, { user: { uuid: target.uuid }, organization: { uuid: f.orgA1.uuid } });
+    const response = await post(tokens['admin-w']!, { user: { uuid: target.uuid }, organization: { uuid: f.orgW.uuid } });
     expect(response.statusCode).toBe(201);
     expect(response.json().user.uuid).toBe(target.uuid);
   });
@@ -342,18 +348,19 @@ describe('POST /api/organization-user', () => {
   it('refuses a USER member with 403 and writes nothing', async () => {
     const target = await freshUser();
     const before = await countLinks();
-    const response = await post(tokens['user-a']!, { user: target.uuid, organization: f.orgA1.uuid });
+    const response = await post(tokens['user-w']!, { user: target.uuid, organization: f.orgW.uuid });
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ statusCode: 403, error: 'Forbidden', message: expect.stringContaining('administrateur') });
     expect(await countLinks()).toBe(before);
   });
 
   it.each([
-    ['admin-b', 'orgA1'],
-    ['user-b', 'orgA1'],
-    ['super-b', 'orgA1'],
+    ['admin-b', 'orgW'],
+    ['admin-a', 'orgW'],
+    ['user-b', 'orgW'],
+    ['super-b', 'orgW'],
     ['super-a', 'orgB1'],
-    ['admin-a', 'orgN'],
+    ['admin-w', 'orgN'],
   ] as const)('answers 404 to %s adding to %s (not its own), and writes nothing', async (who, org) => {
     const target = await freshUser();
     const before = await countLinks();
@@ -367,10 +374,10 @@ describe('POST /api/organization-user', () => {
     const superadmin = await freshUser(['SUPERADMIN'], (uuid) => t.seed((tx) => attachToEnvironment(tx, f.envA.uuid, uuid)).then(() => undefined));
     const token = await superadmin.login();
     const target = await freshUser();
-    const other = await post(token, { user: target.uuid, organization: f.orgA2.uuid });
+    const other = await post(token, { user: target.uuid, organization: f.orgW.uuid });
     expect(other.statusCode).toBe(201);
 
-    const own = await post(token, { user: superadmin.uuid, organization: f.orgA2.uuid });
+    const own = await post(token, { user: superadmin.uuid, organization: f.orgW.uuid });
     expect(own.statusCode).toBe(201);
     const links = await call(token, { method: 'GET', url: '/api/organization-user' });
     expect(links.json().data.map((l: { uuid: string }) => l.uuid)).toEqual([own.json().uuid]);
@@ -385,7 +392,7 @@ describe('POST /api/organization-user', () => {
 
   it('answers 409 for a user already member, and writes nothing', async () => {
     const before = await countLinks();
-    const response = await post(tokens['admin-a']!, { user: f.userA.uuid, organization: f.orgA1.uuid });
+    const response = await post(tokens['admin-w']!, { user: f.userW.uuid, organization: f.orgW.uuid });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({ statusCode: 409, message: "Cet utilisateur est déjà membre de l'organisation" });
     expect(await countLinks()).toBe(before);
@@ -393,10 +400,10 @@ describe('POST /api/organization-user', () => {
 
   it('answers 404 for an unknown user or organization, and writes nothing', async () => {
     const before = await countLinks();
-    const user = await post(tokens['admin-a']!, { user: UNKNOWN_UUID, organization: f.orgA1.uuid });
+    const user = await post(tokens['admin-w']!, { user: UNKNOWN_UUID, organization: f.orgW.uuid });
     expect(user.statusCode).toBe(404);
     expect(user.json().message).toBe('Utilisateur introuvable');
-    const organization = await post(tokens.root!, { user: f.userA.uuid, organization: UNKNOWN_UUID });
+    const organization = await post(tokens.root!, { user: f.userW.uuid, organization: UNKNOWN_UUID });
     expect(organization.statusCode).toBe(404);
     expect(organization.json().message).toBe('Organisation introuvable');
     expect(await countLinks()).toBe(before);
@@ -411,15 +418,15 @@ describe('POST /api/organization-user', () => {
     [{ user: 'USER', organization: 'ORG', role: 'ADMIN' }, '', 'Clé non reconnue'],
   ])('refuses %j with a French message and writes nothing', async (payload, path, message) => {
     const target = await freshUser();
-    const body = JSON.parse(JSON.stringify(payload).replaceAll('"USER"', JSON.stringify(target.uuid)).replaceAll('"ORG"', JSON.stringify(f.orgA1.uuid)));
+    const body = JSON.parse(JSON.stringify(payload).replaceAll('"USER"', JSON.stringify(target.uuid)).replaceAll('"ORG"', JSON.stringify(f.orgW.uuid)));
     const before = await countLinks();
-    expectInvalid(await post(tokens['admin-a']!, body), path, message);
+    expectInvalid(await post(tokens['admin-w']!, body), path, message);
     expect(await countLinks()).toBe(before);
   });
 
   it('refuses a body that is not JSON or empty, in French', async () => {
     const before = await countLinks();
-    const broken = await call(tokens['admin-a']!, {
+    const broken = await call(tokens['admin-w']!, {
       method: 'POST',
       url: '/api/organization-user',
       headers: { 'content-type': 'application/json' },
@@ -427,7 +434,7 @@ describe('POST /api/organization-user', () => {
     });
     expect(broken.statusCode).toBe(400);
     expect(broken.json().message).toBe('Le corps de la requête n’est pas un JSON valide.');
-    const empty = await call(tokens['admin-a']!, { method: 'POST', url: '/api/organization-user', headers: { 'content-type': 'application/json' } });
+    const empty = await call(tokens['admin-w']!, { method: 'POST', url: '/api/organization-user', headers: { 'content-type': 'application/json' } });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toBe('Le corps de la requête est vide.');
     expect(await countLinks()).toBe(before);
@@ -444,15 +451,15 @@ describe('DELETE /api/organization-user/:id', () => {
   const del = (token: string | null, id: string) => call(token, { method: 'DELETE', url: `/api/organization-user/${id}` });
 
   it('requires a token, and deletes nothing', async () => {
-    const { link } = await freshMember(f.orgA1.uuid);
+    const { link } = await freshMember(f.orgW.uuid);
     expect((await del(null, link.uuid)).statusCode).toBe(401);
     expect(await linkExists(link.uuid)).toBe(true);
   });
 
   it('lets an ADMIN member remove a member, who then no longer sees the organization', async () => {
-    const { user, link } = await freshMember(f.orgA1.uuid);
+    const { user, link } = await freshMember(f.orgW.uuid);
     const token = await user.login();
-    const response = await del(tokens['admin-a']!, link.uuid);
+    const response = await del(tokens['admin-w']!, link.uuid);
     expect(response.statusCode).toBe(204);
     expect(response.body).toBe('');
     expect(await linkExists(link.uuid)).toBe(false);
@@ -463,15 +470,15 @@ describe('DELETE /api/organization-user/:id', () => {
   });
 
   it('refuses a USER member with 403 and deletes nothing', async () => {
-    const { link } = await freshMember(f.orgA1.uuid);
-    const response = await del(tokens['user-a']!, link.uuid);
+    const { link } = await freshMember(f.orgW.uuid);
+    const response = await del(tokens['user-w']!, link.uuid);
     expect(response.statusCode).toBe(403);
     expect(response.json().message).toContain('administrateur');
     expect(await linkExists(link.uuid)).toBe(true);
   });
 
   it("lets the environment's superadmin and ROOT remove members", async () => {
-    const bySuperadmin = await freshMember(f.orgA2.uuid);
+    const bySuperadmin = await freshMember(f.orgW.uuid);
     expect((await del(tokens['super-a']!, bySuperadmin.link.uuid)).statusCode).toBe(204);
     expect(await linkExists(bySuperadmin.link.uuid)).toBe(false);
 
@@ -481,11 +488,12 @@ describe('DELETE /api/organization-user/:id', () => {
   });
 
   it.each([
-    ['admin-b', 'orgA1'],
-    ['user-b', 'orgA1'],
-    ['super-b', 'orgA1'],
+    ['admin-b', 'orgW'],
+    ['admin-a', 'orgW'],
+    ['user-b', 'orgW'],
+    ['super-b', 'orgW'],
     ['super-a', 'orgB1'],
-    ['admin-a', 'orgN'],
+    ['admin-w', 'orgN'],
   ] as const)("answers %s deleting a link of %s exactly as for an unknown id, and deletes nothing", async (who, org) => {
     const { link } = await freshMember(f[org].uuid);
     const foreign = await del(tokens[who]!, link.uuid);
@@ -499,7 +507,7 @@ describe('DELETE /api/organization-user/:id', () => {
   });
 
   it('answers 404 the second time', async () => {
-    const { link } = await freshMember(f.orgA1.uuid);
+    const { link } = await freshMember(f.orgW.uuid);
     expect((await del(tokens.root!, link.uuid)).statusCode).toBe(204);
     const again = await del(tokens.root!, link.uuid);
     expect(again.statusCode).toBe(404);

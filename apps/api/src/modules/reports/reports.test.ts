@@ -96,7 +96,7 @@ describe('row-level security', () => {
 
   it('the tenant role owns nothing, is not superuser, and cannot write into another organization', async () => {
     const role = await withTenant(t.database.db, orgA.uuid, async (tx) => {
-      const result = await tx.execute(sql`select current_user as name, (select rolsuper from pg_roles where rolname = current_user) as super, (select count(*)::int from pg_tables where tableowner = current_user) as owned`);
+      const result = (await tx.execute(sql`select current_user as name, (select rolsuper from pg_roles where rolname = current_user) as super, (select count(*)::int from pg_tables where tableowner = current_user) as owned`)) as { rows: unknown[] };
       return result.rows[0] as { name: string; super: boolean; owned: number };
     });
     expect(role).toEqual({ name: 'flotte_app', super: false, owned: 0 });

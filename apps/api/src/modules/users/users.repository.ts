@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Role } from '@flotte/contract';
 import type { Tx } from '../../db/scope.js';
+import { frenchOrder } from '../../db/search.js';
 import { environments, environmentUsers } from '../../db/schema/environments.js';
 import { organizations, organizationUsers } from '../../db/schema/organizations.js';
 import { users } from '../../db/schema/users.js';
@@ -75,7 +76,7 @@ export async function findFirstOrganizationLink(tx: Tx, userUuid: string) {
     .from(organizationUsers)
     .innerJoin(organizations, eq(organizations.uuid, organizationUsers.organizationUuid))
     .where(eq(organizationUsers.userUuid, userUuid))
-    .orderBy(organizations.title)
+    .orderBy(frenchOrder(organizations.title))
     .limit(1);
   return row ?? null;
 }
