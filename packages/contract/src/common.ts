@@ -105,3 +105,31 @@ export function formatPhone(e164: string | null | undefined): string {
   if (!parsed) return e164;
   return parsed.country === 'FR' ? parsed.formatNational() : parsed.formatInternational();
 }
+
+/** A boolean query parameter: true/false/1/0 (absent = undefined). */
+export const QueryBooleanSchema = z
+  .enum(['true', 'false', '1', '0'], { error: 'Valeur attendue : true ou false' })
+  .transform((v) => v === 'true' || v === '1')
+  .optional();
+
+/** A calendar date without time, ISO (YYYY-MM-DD), as every date of the registers. */
+export const IsoDateSchema = z.iso.date({ error: 'Date invalide (AAAA-MM-JJ)' });
+
+/** sortBy: a column of the allow-list, '-column' for descending. */
+export function sortBySchema<const T extends readonly [string, ...string[]]>(columns: T) {
+  const values = [...columns, ...columns.map((c) => `-${c}`)] as [string, ...string[]];
+  return z
+    .enum(values, { error: `Tri invalide : colonnes permises ${columns.join(', ')} (préfixe - pour décroissant)` })
+    .optional() as unknown as z.ZodOptional<z.ZodType<T[number] | `-${T[number]}`>>;
+}
+
+const parisDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
+/** Today in France (YYYY-MM-DD), whatever the server's time zone. */
+export function todayIso(now: Date = new Date()): string {
+  return parisDate.format(now);
+}
+
+/** Archive/restore lists: the counts that stay true whatever the filters. */
+export const ArchiveCountsSchema = z.object({ nbOfArchived: z.number().int(), nbInActivity: z.number().int() });
+
+export const DocumentRefSchema = z.object({ uuid: z.uuid(), name: z.string() });

@@ -10,12 +10,15 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import * as drivers from './schema/drivers.js';
 import * as environments from './schema/environments.js';
 import * as organizations from './schema/organizations.js';
 import * as reports from './schema/reports.js';
+import * as sinisters from './schema/sinisters.js';
 import * as users from './schema/users.js';
+import * as vehicules from './schema/vehicules.js';
 
-export const schema = { ...users, ...environments, ...organizations, ...reports };
+export const schema = { ...users, ...environments, ...organizations, ...reports, ...drivers, ...vehicules, ...sinisters };
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 

@@ -1,0 +1,32 @@
+import { sql } from 'drizzle-orm';
+import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organizations } from './organizations.js';
+
+export const drivers = pgTable(
+  'drivers',
+  {
+    uuid: uuid().primaryKey().defaultRandom(),
+    organizationUuid: uuid()
+      .notNull()
+      .references(() => organizations.uuid, { onDelete: 'cascade' }),
+    firstName: text().notNull(),
+    lastName: text().notNull(),
+    email: text(),
+    phone: text(),
+    archivedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Every offered sort key, per organization (FACTS.md: an unindexed sort is a parallel scan).
+    index('drivers_org_last_name_idx').on(t.organizationUuid, sql`lower(f_unaccent(${t.lastName}))`, t.uuid),
+    index('drivers_org_first_name_idx').on(t.organizationUuid, sql`lower(f_unaccent(${t.firstName}))`, t.uuid),
+    index('drivers_org_email_idx').on(t.organizationUuid, t.email, t.uuid),
+    index('drivers_org_phone_idx').on(t.organizationUuid, t.phone, t.uuid),
+    index('drivers_org_created_idx').on(t.organizationUuid, t.createdAt, t.uuid),
+    index('drivers_search_trgm_idx').using(
+      'gin',
+      sql`f_unaccent(${t.firstName} || ' ' || ${t.lastName} || ' ' || coalesce(${t.email}, '') || ' ' || coalesce(${t.phone}, '')) gin_trgm_ops`,
+    ),
+  ],
+);

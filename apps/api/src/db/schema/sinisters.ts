@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { drivers } from './drivers.js';
+import { organizations } from './organizations.js';
+import { vehicules } from './vehicules.js';
+
+/** The coverage list of DOMAIN.md; global, editable by ROOT. */
+export const guarantees = pgTable('guarantees', {
+  uuid: uuid().primaryKey().defaultRandom(),
+  label: text().notNull().unique(),
+  position: integer().notNull().default(0),
+});
+
+export const sinisters = pgTable(
+  'sinisters',
+  {
+    uuid: uuid().primaryKey().defaultRandom(),
+    organizationUuid: uuid()
+      .notNull()
+      .references(() => organizations.uuid, { onDelete: 'cascade' }),
+    vehiculeUuid: uuid().references(() => vehicules.uuid, { onDelete: 'set null' }),
+    driverUuid: uuid().references(() => drivers.uuid, { onDelete: 'set null' }),
+    guaranteeUuid: uuid().references(() => guarantees.uuid, { onDelete: 'set null' }),
+    sinisterIntermediateRef: text(),
+    sinisterDate: date({ mode: 'string' }).notNull(),
+    city: text(),
+    ida: boolean().notNull().default(false),
+    hasHumanInjury: boolean().notNull().default(false),
+    damagedVehicule: boolean().notNull().default(false),
+    isThirdImplicated: boolean().notNull().default(false),
+    isDeclared: boolean().notNull().default(false),
+    responsibilityRate: smallint(),
+    /** The plate as declared (normalised); kept when the vehicle is deleted. */
+    immatriculation: text(),
+    /** Paid amounts and reserves, in cents: never a float. */
+    totalCostCents: bigint({ mode: 'number' }).notNull().default(0),
+    archivedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('sinisters_responsibility_rate_check', sql`${t.responsibilityRate} in (0, 25, 50, 75, 100)`),
+    check('sinisters_total_cost_check', sql`${t.totalCostCents} >= 0`),
+    index('sinisters_org_date_idx').on(t.organizationUuid, t.sinisterDate, t.uuid),
+    index('sinisters_org_ref_idx').on(t.organizationUuid, t.sinisterIntermediateRef, t.uuid),
+    index('sinisters_org_city_idx').on(t.organizationUuid, sql`lower(f_unaccent(${t.city}))`, t.uuid),
+    index('sinisters_org_cost_idx').on(t.organizationUuid, t.totalCostCents, t.uuid),
+    index('sinisters_org_plate_idx').on(t.organizationUuid, t.immatriculation, t.uuid),
+    index('sinisters_org_created_idx').on(t.organizationUuid, t.createdAt, t.uuid),
+    index('sinisters_vehicule_idx').on(t.vehiculeUuid),
+    index('sinisters_driver_idx').on(t.driverUuid),
+    index('sinisters_search_trgm_idx').using(
+      'gin',
+      sql`f_unaccent(coalesce(${t.sinisterIntermediateRef}, '') || ' ' || coalesce(${t.immatriculation}, '') || ' ' || coalesce(${t.city}, '')) gin_trgm_ops`,
+    ),
+  ],
+);
+
+/** Active and archived counts per organization, kept by triggers (no count(*) on every list). */
+export const registerCounts = pgTable(
+  'register_counts',
+  {
+    organizationUuid: uuid()
+      .notNull()
+      .references(() => organizations.uuid, { onDelete: 'cascade' }),
+    register: text({ enum: ['drivers', 'vehicules', 'sinisters'] }).notNull(),
+    active: bigint({ mode: 'number' }).notNull().default(0),
+    archived: bigint({ mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationUuid, t.register] })],
+);

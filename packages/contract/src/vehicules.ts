@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import {
+  ArchiveCountsSchema,
+  DocumentRefSchema,
+  IsoDateSchema,
+  pageSchema,
+  PaginatedSearchQuerySchema,
+  QueryBooleanSchema,
+  requiredText,
+  sortBySchema,
+} from './common.js';
+
+/** Vehicle categories of DOMAIN.md: `type` holds the code. */
+export const VEHICULE_TYPES = [
+  { code: 'VP', label: 'VP (véhicule particulier)' },
+  { code: 'VUL', label: 'VUL (utilitaire léger ≤ 3,5 t)' },
+  { code: 'PL', label: 'PL (poids lourd > 3,5 t)' },
+  { code: 'TRACTEUR', label: 'Tracteur routier' },
+  { code: 'AUTOCAR', label: 'Autocar / bus' },
+  { code: 'REMORQUE_LEGERE', label: 'Remorque ≤ 3,5 t' },
+  { code: 'REMORQUE_LOURDE', label: 'Remorque > 3,5 t' },
+  { code: 'SEMI_REMORQUE', label: 'Semi-remorque' },
+  { code: 'DEUX_ROUES_125', label: '2-roues ≤ 125 cm³' },
+  { code: 'DEUX_ROUES_PLUS', label: '2-roues > 125 cm³' },
+  { code: 'ENGIN_CHANTIER', label: 'Engin de chantier / manutention' },
+  { code: 'ENGIN_AGRICOLE', label: 'Engin agricole' },
+  { code: 'AUTRE', label: 'Autre' },
+] as const;
+export type VehiculeTypeCode = (typeof VEHICULE_TYPES)[number]['code'];
+const TYPE_CODES = VEHICULE_TYPES.map((t) => t.code) as unknown as [VehiculeTypeCode, ...VehiculeTypeCode[]];
+export const VehiculeTypeSchema = z.enum(TYPE_CODES, { error: 'Catégorie de véhicule inconnue' });
+
+export function vehiculeTypeLabel(code: string | null | undefined): string {
+  return VEHICULE_TYPES.find((t) => t.code === code)?.label ?? '';
+}
+
+export const VehiculeSchema = z.object({
+  uuid: z.uuid(),
+  brand: z.string().nullable(),
+  model: z.string().nullable(),
+  type: VehiculeTypeSchema.nullable(),
+  /** Date of first registration (field B of the registration certificate). */
+  circulationDate: IsoDateSchema.nullable(),
+  entryDate: IsoDateSchema.nullable(),
+  exitDate: IsoDateSchema.nullable(),
+  /** Normalised (upper-case, no separators); formatPlate() shows AB-123-CD. Null on a draft. */
+  immatriculation: z.string().nullable(),
+  /** Set when the plate is not a usual French one: accepted, but worth a second look. */
+  immatriculationWarning: z.string().nullable(),
+  documents: z.array(DocumentRefSchema),
+  isArchived: z.boolean(),
+  archivedAt: z.iso.datetime({ offset: true }).nullable(),
+  createdAt: z.iso.datetime({ offset: true }),
+});
+export type Vehicule = z.infer<typeof VehiculeSchema>;
+
+export const VEHICULE_SORT_COLUMNS = ['immatriculation', 'brand', 'model', 'type', 'circulationDate', 'entryDate', 'exitDate', 'createdAt'] as const;
+
+/** Filters shared by the list and the bulk category change. */
+export const VehiculeFilterQuerySchema = z.object({
+  search: z.string().trim().max(200, { error: 'La recherche est trop longue (200 caractères max.)' }).optional(),
+  withArchived: QueryBooleanSchema,
+  onlyArchived: QueryBooleanSchema,
+  /** Comma-separated category codes, e.g. VP,VUL. */
+  types: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      const codes = v.split(',').map((c) => c.trim()).filter(Boolean);
+      const unknown = codes.filter((c) => !TYPE_CODES.includes(c as VehiculeTypeCode));
+      if (unknown.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `Catégorie inconnue : ${unknown.join(', ')}` });
+        return z.NEVER;
+      }
+      return codes as VehiculeTypeCode[];
+    }),
+  /** Vehicles present in the fleet at some point between start and end (entryDate/exitDate). */
+  start: IsoDateSchema.optional(),
+  end: IsoDateSchema.optional(),
+});
+
+export const ListVehiculesQuerySchema = PaginatedSearchQuerySchema.extend(VehiculeFilterQuerySchema.shape)
+  .extend({ sortBy: sortBySchema(VEHICULE_SORT_COLUMNS) })
+  .refine((q) => !q.start || !q.end || q.start <= q.end, { error: 'La date de début doit précéder la date de fin', path: ['end'] });
+export type ListVehiculesQuery = z.input<typeof ListVehiculesQuerySchema>;
+
+export const VehiculePageSchema = pageSchema(VehiculeSchema).extend(ArchiveCountsSchema.shape);
+export type VehiculePage = z.infer<typeof VehiculePageSchema>;
+
+const optionalDate = IsoDateSchema.nullable().optional();
+
+const vehiculeFields = {
+  brand: requiredText(80, 'La marque'),
+  model: requiredText(80, 'Le modèle'),
+  type: VehiculeTypeSchema,
+  immatriculation: requiredText(20, "L'immatriculation"),
+  circulationDate: optionalDate,
+  entryDate: optionalDate,
+  exitDate: optionalDate,
+};
+
+type DateFields = { circulationDate?: string | null; entryDate?: string | null; exitDate?: string | null };
+/** entryDate ≤ exitDate and circulationDate ≤ entryDate, when both are known. */
+export function vehiculeDateIssues(v: DateFields): { path: 'exitDate' | 'entryDate'; message: string }[] {
+  const issues: { path: 'exitDate' | 'entryDate'; message: string }[] = [];
+  if (v.entryDate && v.exitDate && v.entryDate > v.exitDate) {
+    issues.push({ path: 'exitDate', message: "La date de sortie doit être postérieure ou égale à la date d'entrée" });
+  }
+  if (v.circulationDate && v.entryDate && v.circulationDate > v.entryDate) {
+    issues.push({ path: 'entryDate', message: "La date d'entrée dans la flotte ne peut précéder la mise en circulation" });
+  }
+  return issues;
+}
+
+function checkDates(v: DateFields, ctx: z.RefinementCtx) {
+  for (const issue of vehiculeDateIssues(v)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+}
+
+export const CreateVehiculeBodySchema = z.strictObject(vehiculeFields).superRefine(checkDates);
+export type CreateVehiculeBody = z.input<typeof CreateVehiculeBodySchema>;
+
+export const UpdateVehiculeBodySchema = z.strictObject(vehiculeFields).partial().superRefine(checkDates);
+export type UpdateVehiculeBody = z.input<typeof UpdateVehiculeBodySchema>;
+
+export const ArchiveVehiculeQuerySchema = z.object({
+  /** The exit date recorded when archiving; today when absent. */
+  exitDate: IsoDateSchema.optional(),
+});
+
+export const CategoryParamsSchema = z.object({ id: VehiculeTypeSchema });
+export const UpdateCategoryQuerySchema = VehiculeFilterQuerySchema;
+export const UpdateCategoryResponseSchema = z.object({ updated: z.number().int() });
