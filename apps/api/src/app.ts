@@ -9,10 +9,13 @@ import type { Database, DatabaseHandle } from './db/client.js';
 import { AccessTokens } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { driversRoutes } from './modules/drivers/drivers.routes.js';
 import { environmentsRoutes } from './modules/environments/environments.routes.js';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { sinistersRoutes } from './modules/sinisters/sinisters.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import { registerErrorHandlers } from './plugins/error-handler.js';
 import { registerSwagger } from './plugins/swagger.js';
@@ -88,6 +91,9 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         await protectedApi.register(organizationsRoutes);
         await protectedApi.register(environmentsRoutes);
         await protectedApi.register(reportsRoutes);
+        await protectedApi.register(driversRoutes);
+        await protectedApi.register(vehiculesRoutes);
+        await protectedApi.register(sinistersRoutes);
       });
     },
     { prefix: '/api' },

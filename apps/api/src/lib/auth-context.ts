@@ -1,4 +1,5 @@
 import type { Role } from '@flotte/contract';
+import { BadRequestError } from '../errors.js';
 
 /** Who is calling, loaded once per request from the access token's subject. */
 export type AuthContext = Readonly<{
@@ -19,4 +20,10 @@ export const isAdmin = (ctx: AuthContext) => ctx.roles.includes('ADMIN') || isSu
 export function managesEnvironment(ctx: AuthContext, environmentUuid: string | null): boolean {
   if (isRoot(ctx)) return true;
   return environmentUuid !== null && isSuperadmin(ctx) && ctx.environmentUuids.includes(environmentUuid);
+}
+
+/** Tenant features work in the current organization; without one there is nothing to show. */
+export function requireOrganization(ctx: AuthContext): string {
+  if (!ctx.organizationUuid) throw new BadRequestError("Sélectionnez d'abord une organisation");
+  return ctx.organizationUuid;
 }

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Role } from '@flotte/contract';
+import { normalizePlate, type Role } from '@flotte/contract';
+import { eq } from 'drizzle-orm';
 import type { Tx } from '../db/scope.js';
+import { drivers } from '../db/schema/drivers.js';
+import { guarantees, sinisters } from '../db/schema/sinisters.js';
 import { users } from '../db/schema/users.js';
+import { vehicules } from '../db/schema/vehicules.js';
 import { hashPassword } from '../lib/passwords.js';
 import * as environmentsService from '../modules/environments/environments.service.js';
 import * as organizationsService from '../modules/organizations/organizations.service.js';
@@ -80,4 +84,114 @@ export async function linkUser(tx: Tx, organizationUuid: string, userUuid: strin
 
 export async function attachToEnvironment(tx: Tx, environmentUuid: string, userUuid: string) {
   return { uuid: await environmentsService.attachUser(tx, environmentUuid, userUuid) };
+}
+
+/** Fleet registers. These insert in bulk inside the caller's transaction (system scope). */
+export type DriverInput = { firstName?: string; lastName?: string; email?: string | null; phone?: string | null; archivedAt?: Date | null };
+
+export async function createDrivers(tx: Tx, organizationUuid: string, inputs: DriverInput[]) {
+  if (inputs.length === 0) return [];
+  return tx
+    .insert(drivers)
+    .values(
+      inputs.map((d, i) => ({
+        organizationUuid,
+        firstName: d.firstName ?? 'Jean',
+        lastName: d.lastName ?? `Conducteur ${i + 1}`,
+        email: d.email ?? null,
+        phone: d.phone ?? null,
+        archivedAt: d.archivedAt ?? null,
+      })),
+    )
+    .returning();
+}
+
+export type VehiculeInput = {
+  immatriculation?: string | null;
+  brand?: string | null;
+  model?: string | null;
+  type?: string | null;
+  circulationDate?: string | null;
+  entryDate?: string | null;
+  exitDate?: string | null;
+  archivedAt?: Date | null;
+  createdAt?: Date;
+};
+
+export async function createVehicules(tx: Tx, organizationUuid: string, inputs: VehiculeInput[]) {
+  if (inputs.length === 0) return [];
+  return tx
+    .insert(vehicules)
+    .values(
+      inputs.map((v, i) => ({
+        organizationUuid,
+        immatriculation: v.immatriculation === undefined ? `AA${String(100 + i).padStart(3, '0')}BB` : v.immatriculation && normalizePlate(v.immatriculation),
+        brand: v.brand === undefined ? 'Renault' : v.brand,
+        model: v.model === undefined ? 'Clio' : v.model,
+        type: v.type === undefined ? 'VP' : v.type,
+        circulationDate: v.circulationDate ?? null,
+        entryDate: v.entryDate ?? null,
+        exitDate: v.exitDate ?? null,
+        archivedAt: v.archivedAt ?? null,
+        ...(v.createdAt ? { createdAt: v.createdAt } : {}),
+      })),
+    )
+    .returning();
+}
+
+export type SinisterInput = {
+  vehiculeUuid?: string | null;
+  driverUuid?: string | null;
+  guaranteeLabel?: string | null;
+  sinisterIntermediateRef?: string | null;
+  sinisterDate?: string;
+  city?: string | null;
+  ida?: boolean;
+  hasHumanInjury?: boolean;
+  damagedVehicule?: boolean;
+  isThirdImplicated?: boolean;
+  isDeclared?: boolean;
+  responsibilityRate?: 0 | 25 | 50 | 75 | 100 | null;
+  immatriculation?: string | null;
+  totalCostCents?: number;
+  archivedAt?: Date | null;
+};
+
+export async function createSinisters(tx: Tx, organizationUuid: string, inputs: SinisterInput[]) {
+  if (inputs.length === 0) return [];
+  const guaranteeRows = await tx.select({ uuid: guarantees.uuid, label: guarantees.label }).from(guarantees);
+  const guaranteeUuid = (label: string | null | undefined) => {
+    if (!label) return null;
+    const found = guaranteeRows.find((g) => g.label === label);
+    if (!found) throw new Error(`unknown guarantee ${label}`);
+    return found.uuid;
+  };
+  const plates = new Map(
+    (await tx.select({ uuid: vehicules.uuid, immatriculation: vehicules.immatriculation }).from(vehicules).where(eq(vehicules.organizationUuid, organizationUuid))).map(
+      (v) => [v.uuid, v.immatriculation],
+    ),
+  );
+  return tx
+    .insert(sinisters)
+    .values(
+      inputs.map((s, i) => ({
+        organizationUuid,
+        vehiculeUuid: s.vehiculeUuid ?? null,
+        driverUuid: s.driverUuid ?? null,
+        guaranteeUuid: guaranteeUuid(s.guaranteeLabel === undefined ? 'Responsabilité civile' : s.guaranteeLabel),
+        sinisterIntermediateRef: s.sinisterIntermediateRef === undefined ? `SIN-${String(i + 1).padStart(5, '0')}` : s.sinisterIntermediateRef,
+        sinisterDate: s.sinisterDate ?? '2026-03-15',
+        city: s.city ?? null,
+        ida: s.ida ?? false,
+        hasHumanInjury: s.hasHumanInjury ?? false,
+        damagedVehicule: s.damagedVehicule ?? false,
+        isThirdImplicated: s.isThirdImplicated ?? false,
+        isDeclared: s.isDeclared ?? false,
+        responsibilityRate: s.responsibilityRate === undefined ? null : s.responsibilityRate,
+        immatriculation: s.immatriculation ?? (s.vehiculeUuid ? (plates.get(s.vehiculeUuid) ?? null) : null),
+        totalCostCents: s.totalCostCents ?? 0,
+        archivedAt: s.archivedAt ?? null,
+      })),
+    )
+    .returning();
 }

@@ -1,14 +1,8 @@
 import type { CreateReportBody, Report } from '@flotte/contract';
 import type { Database } from '../../db/client.js';
 import { withTenant } from '../../db/scope.js';
-import { BadRequestError } from '../../errors.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import * as repo from './reports.repository.js';
-
-export function requireOrganization(ctx: AuthContext): string {
-  if (!ctx.organizationUuid) throw new BadRequestError("Sélectionnez d'abord une organisation");
-  return ctx.organizationUuid;
-}
 
 /** A bug report or a suggestion, stored with its author and the current organization. */
 export async function createReport(db: Database, ctx: AuthContext, body: CreateReportBody): Promise<Report> {

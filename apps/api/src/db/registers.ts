@@ -1,0 +1,33 @@
+import { and, desc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Tx } from './scope.js';
+import { registerCounts } from './schema/sinisters.js';
+
+/** What the archive filter of every register means (SPEC 4): active by default. */
+export function archiveCondition(archivedAt: PgColumn, query: { withArchived?: boolean; onlyArchived?: boolean }): SQL | undefined {
+  if (query.onlyArchived) return isNotNull(archivedAt);
+  if (query.withArchived) return undefined;
+  return isNull(archivedAt);
+}
+
+/** Maps `sortBy` ('name' or '-name', already checked against the allow-list) to ORDER BY, uuid last for a stable page. */
+export function orderBy<K extends string>(
+  sortBy: string | undefined,
+  columns: Record<K, SQL | PgColumn>,
+  fallback: `${K}` | `-${K}`,
+  tieBreaker: PgColumn,
+): SQL[] {
+  const key = sortBy ?? fallback;
+  const descending = key.startsWith('-');
+  const column = columns[(descending ? key.slice(1) : key) as K];
+  return descending ? [desc(column), desc(tieBreaker)] : [sql`${column} asc`, sql`${tieBreaker} asc`];
+}
+
+/** Active / archived counts of one register, kept by triggers (migration 0004). */
+export async function readCounts(tx: Tx, organizationUuid: string, register: 'drivers' | 'vehicules' | 'sinisters') {
+  const [row] = await tx
+    .select({ active: registerCounts.active, archived: registerCounts.archived })
+    .from(registerCounts)
+    .where(and(eq(registerCounts.organizationUuid, organizationUuid), eq(registerCounts.register, register)));
+  return { nbInActivity: Number(row?.active ?? 0), nbOfArchived: Number(row?.archived ?? 0) };
+}

@@ -1,0 +1,85 @@
+import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { ListDriversQuerySchema } from '@flotte/contract';
+import { archiveCondition, orderBy, readCounts } from '../../db/registers.js';
+import type { Tx } from '../../db/scope.js';
+import { drivers } from '../../db/schema/drivers.js';
+import { likePattern } from '../../db/search.js';
+
+type ListQuery = z.output<typeof ListDriversQuerySchema>;
+
+// The same expression as the trigram index drivers_search_trgm_idx, so the index serves the search.
+const searchable = sql`f_unaccent(${drivers.firstName} || ' ' || ${drivers.lastName} || ' ' || coalesce(${drivers.email}, '') || ' ' || coalesce(${drivers.phone}, ''))`;
+
+const sortColumns = {
+  lastName: sql`lower(f_unaccent(${drivers.lastName}))`,
+  firstName: sql`lower(f_unaccent(${drivers.firstName}))`,
+  email: drivers.email,
+  phone: drivers.phone,
+  createdAt: drivers.createdAt,
+};
+
+/** A phone typed the French way (06 12…) also matches its stored E.164 form (+336 12…). */
+function phoneDigits(search: string): string | null {
+  const digits = search.replace(/[\s.\-()+]/g, '');
+  if (!/^\d{2,}$/.test(digits)) return null;
+  return digits.startsWith('0') ? `33${digits.slice(1)}` : digits;
+}
+
+function searchCondition(search: string): SQL {
+  const digits = phoneDigits(search);
+  const text = sql`${searchable} ilike f_unaccent(${likePattern(search)})`;
+  return digits ? sql`(${text} or ${drivers.phone} like ${`%${digits}%`})` : text;
+}
+
+export async function listDrivers(tx: Tx, organizationUuid: string, query: ListQuery) {
+  const where = and(
+    eq(drivers.organizationUuid, organizationUuid),
+    archiveCondition(drivers.archivedAt, query),
+    query.search ? searchCondition(query.search) : undefined,
+  );
+  const counts = await readCounts(tx, organizationUuid, 'drivers');
+  const rows = await tx
+    .select()
+    .from(drivers)
+    .where(where)
+    .orderBy(...orderBy(query.sortBy, sortColumns, 'lastName', drivers.uuid))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  // Without a search the total is the maintained count: no count(*) over the whole register.
+  let total: number;
+  if (!query.search) {
+    total = query.onlyArchived ? counts.nbOfArchived : query.withArchived ? counts.nbInActivity + counts.nbOfArchived : counts.nbInActivity;
+  } else {
+    const [row] = await tx.select({ n: count() }).from(drivers).where(where);
+    total = row?.n ?? 0;
+  }
+  return { rows, total, counts };
+}
+
+export async function findDriver(tx: Tx, uuid: string) {
+  const [row] = await tx.select().from(drivers).where(eq(drivers.uuid, uuid)).limit(1);
+  return row ?? null;
+}
+
+export type DriverRow = typeof drivers.$inferSelect;
+export type DriverValues = Pick<typeof drivers.$inferInsert, 'firstName' | 'lastName' | 'email' | 'phone'>;
+
+export async function insertDriver(tx: Tx, organizationUuid: string, values: DriverValues) {
+  const [row] = await tx.insert(drivers).values({ ...values, organizationUuid }).returning();
+  return row!;
+}
+
+export async function updateDriver(tx: Tx, uuid: string, values: Partial<DriverValues> & { archivedAt?: Date | null }) {
+  const [row] = await tx
+    .update(drivers)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(drivers.uuid, uuid))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteDriver(tx: Tx, uuid: string) {
+  const rows = await tx.delete(drivers).where(eq(drivers.uuid, uuid)).returning({ uuid: drivers.uuid });
+  return rows.length > 0;
+}
