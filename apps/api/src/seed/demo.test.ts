@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/test-app.js';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './demo.js';
@@ -41,5 +42,25 @@ describe('demo seed', () => {
 
     const root = await me('root@demo.fr');
     expect(root.user.roles).toEqual(['ROOT']);
+  });
+
+  it('gives Transports Martin a three-year fleet, drivers and claims, and BTP Durand a smaller one', async () => {
+    const token = await t.login('user@demo.fr', 'Demo1234!');
+    const drivers = (await t.as(token, { method: 'GET', url: '/api/driver' })).json();
+    expect(drivers.nbInActivity + drivers.nbOfArchived).toBe(45);
+    expect(drivers.nbOfArchived).toBeGreaterThan(0);
+    const counts = await t.seed(async (tx) => {
+      const result = (await tx.execute(sql`
+        select o.title, c.register, c.active, c.archived from register_counts c join organizations o on o.uuid = c.organization_uuid order by 1, 2`)) as { rows: { title: string; register: string; active: number | string; archived: number | string }[] };
+      return Object.fromEntries(result.rows.map((r) => [`${r.title}/${r.register}`, Number(r.active) + Number(r.archived)]));
+    });
+    expect(counts).toMatchObject({ 'Transports Martin/vehicules': 60, 'Transports Martin/sinisters': 150, 'Transports Martin/drivers': 45 });
+    expect(counts['BTP Durand/vehicules']).toBeLessThan(30);
+    const injuries = await t.seed(async (tx) => {
+      const result = (await tx.execute(sql`select count(*)::int as n, min(sinister_date) as first from sinisters where has_human_injury`)) as { rows: { n: number; first: string }[] };
+      return result.rows[0]!;
+    });
+    expect(injuries.n).toBeGreaterThan(0);
+    expect(injuries.n).toBeLessThan(20);
   });
 });

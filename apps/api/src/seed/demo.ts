@@ -3,6 +3,7 @@ import type { Database } from '../db/client.js';
 import { withSystem } from '../db/scope.js';
 import { users } from '../db/schema/users.js';
 import { ensureCurrentScope } from '../modules/users/users.service.js';
+import { DURAND_PLAN, MARTIN_PLAN, seedFleet } from './demo-fleet.js';
 import { attachToEnvironment, createEnvironment, createOrganization, createUser, linkUser } from './factories.js';
 
 export const DEMO_ACCOUNTS = [
@@ -69,6 +70,9 @@ export async function seedDemo(db: Database, password: string) {
     await linkUser(tx, durand.uuid, admin2.uuid);
 
     await createUser(tx, { email: 'root@demo.fr', password, firstName: 'Alex', lastName: 'Moreau', roles: ['ROOT'] });
+
+    await seedFleet(tx, martin.uuid, MARTIN_PLAN);
+    await seedFleet(tx, durand.uuid, DURAND_PLAN);
     return [superadmin.uuid, admin.uuid, user.uuid, admin2.uuid];
   });
   for (const uuid of emails) await ensureCurrentScope(db, uuid);
