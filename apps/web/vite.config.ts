@@ -10,7 +10,6 @@ export default defineConfig({
   plugins: [react()],
   resolve: {
     alias: {
-      '@': path.resolve(here, 'src'),
       // Compile the contract from source: no build step between an edit there and the web.
       '@flotte/contract': path.resolve(here, '../../packages/contract/src/index.ts'),
     },

@@ -34,6 +34,8 @@ export type DatabaseHandle = {
   close(): Promise<void>;
   /** Only for tests and maintenance scripts: the raw PGlite instance (dump/load). */
   pglite?: PGlite;
+  /** Only for tests and benchmarks: the raw pg pool. */
+  pool?: pg.Pool;
 };
 
 type Logger = { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
@@ -71,7 +73,7 @@ export async function openPostgres(
     client.query(`SET ROLE ${APP_ROLE}`).catch((err: unknown) => options.logger?.error({ err }, 'SET ROLE failed'));
   });
   const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Database;
-  return { db, kind: 'postgres', close: () => pool.end() };
+  return { db, kind: 'postgres', close: () => pool.end(), pool };
 }
 
 /** Embedded PGlite: files in dataDir, or a copy of a dumped database (tests). */

@@ -5,7 +5,7 @@ import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import 'dayjs/locale/fr';
-import { queryClient as appQueryClient } from '@/lib/query-client';
+import { queryClient as appQueryClient } from '../lib/query-client';
 import { theme } from './theme';
 
 export function AppProviders({ children, queryClient = appQueryClient }: { children: ReactNode; queryClient?: QueryClient }) {

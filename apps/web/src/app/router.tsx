@@ -1,11 +1,9 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
-import { NotFoundPage } from '@/components/errors/not-found-page';
-import { RouteError } from '@/components/errors/route-error';
-import { PageLoader } from '@/components/page-loader';
-import { withChunkReload } from '@/lib/chunk-load-guard';
-import { withRoute } from '@/lib/safe-route';
-import { onSessionExpired } from '@/lib/session-expiry';
+import type { RouteObject } from 'react-router';
+import { NotFoundPage } from '../components/errors/not-found-page';
+import { RouteError } from '../components/errors/route-error';
+import { PageLoader } from '../components/page-loader';
+import { withChunkReload } from '../lib/chunk-load-guard';
 import { DefaultLayout } from './layouts/default-layout';
 
 /** Lazy route from a module whose default export is the component; a stale chunk reloads once. */
@@ -40,7 +38,3 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);
-
-onSessionExpired((route) => void router.navigate(withRoute('/refresh', route), { replace: true }));

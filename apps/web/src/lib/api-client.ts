@@ -1,28 +1,8 @@
 import { CSRF_HEADER, CSRF_HEADER_VALUE, ErrorSchema, RefreshResponseSchema } from '@flotte/contract';
 import type { z } from 'zod';
+import { ApiError } from './api-error';
 import { authStore } from './auth-store';
 import { notifySessionExpired } from './session-expiry';
-
-export type ApiErrorDetail = { path: string; message: string };
-
-/** A failed API call, carrying the French message of the API's error envelope. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly error = '',
-    readonly details: ApiErrorDetail[] = [],
-  ) {
-    super(message);
-  }
-
-  /** Same name as the API envelope, so the route error element reads both alike. */
-  get statusCode(): number {
-    return this.status;
-  }
-}
 
 type QueryValue = string | number | boolean | null | undefined;
 

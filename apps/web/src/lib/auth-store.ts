@@ -21,7 +21,7 @@ function setState(next: AuthState) {
 
 export const authStore = {
   getState: (): AuthState => state,
-  subscribe(listener: () => void): () => void {
+  subscribe: (listener: () => void): (() => void) => {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },

@@ -9,10 +9,10 @@ import Typography from '@mui/material/Typography';
 import type { User } from '@flotte/contract';
 import { useState } from 'react';
 import { Outlet } from 'react-router';
-import { SnackbarHost } from '@/components/snackbar/snackbar-host';
-import { useSwitchOrganization } from '@/features/organizations/api/switch-organization';
-import { OrganizationLoadingDialog } from '@/features/organizations/components/organization-loading-dialog';
-import { SupportDialog } from '@/features/support/components/support-dialog';
+import { SnackbarHost } from '../../components/snackbar/snackbar-host';
+import { useSwitchOrganization } from '../../features/organizations/api/switch-organization';
+import { OrganizationLoadingDialog } from '../../features/organizations/components/organization-loading-dialog';
+import { SupportDialog } from '../../features/support/components/support-dialog';
 import { ROOT_MENU_WIDTH, SIDEBAR_WIDTH } from '../theme';
 import { RequireAuth } from './require-auth';
 import { RootMenu } from './root-menu';
@@ -74,9 +74,17 @@ function LoggedShell({ user }: { user: User }) {
         open={mobileOpen}
         onClose={() => setMobileOpen(false)}
         sx={{ display: { md: 'none' } }}
-        slotProps={{ paper: { sx: { width: Math.min(navWidth, 340), maxWidth: '88vw' } } }}
+        slotProps={{ paper: { 'aria-label': 'Menu de navigation', sx: { width: Math.min(navWidth, 340), maxWidth: '88vw' } } }}
       >
-        {navigation(() => setMobileOpen(false))}
+        <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+          {/* The drawer covers the top bar's button: it carries its own way out. */}
+          <Box sx={{ display: 'flex', justifyContent: 'flex-end', px: 1, pt: 1 }}>
+            <IconButton aria-label="Fermer le menu" onClick={() => setMobileOpen(false)}>
+              <CloseIcon />
+            </IconButton>
+          </Box>
+          <Box sx={{ flex: 1, minHeight: 0 }}>{navigation(() => setMobileOpen(false))}</Box>
+        </Box>
       </Drawer>
 
       {/* Desktop: a fixed sidebar, after the root icon menu for ROOT users. */}

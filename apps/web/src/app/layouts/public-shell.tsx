@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import type { ReactNode } from 'react';
-import { BrandLogo } from '@/components/brand-logo';
+import { BrandLogo } from '../../components/brand-logo';
 
 /** Centered card of the public pages (recover, signup, refresh). */
 export function PublicShell({ children }: { children: ReactNode }) {

@@ -4,10 +4,10 @@ import Button from '@mui/material/Button';
 import type { User } from '@flotte/contract';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { PageLoader } from '@/components/page-loader';
-import { useAuth } from '@/lib/auth-store';
-import { withRoute } from '@/lib/safe-route';
-import { loadCurrentUser } from '@/lib/session';
+import { PageLoader } from '../../components/page-loader';
+import { useAuth } from '../../lib/auth-store';
+import { withRoute } from '../../lib/safe-route';
+import { loadCurrentUser } from '../../lib/session';
 
 /**
  * Login guard of the logged and root layouts: without a token, go to /refresh with the full

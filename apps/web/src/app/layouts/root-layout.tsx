@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import { Outlet } from 'react-router';
-import { SnackbarHost } from '@/components/snackbar/snackbar-host';
+import { SnackbarHost } from '../../components/snackbar/snackbar-host';
 import { ROOT_MENU_WIDTH } from '../theme';
 import { RequireAuth } from './require-auth';
 import { RootMenu } from './root-menu';

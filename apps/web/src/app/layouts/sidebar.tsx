@@ -10,7 +10,7 @@ import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
 import type { User } from '@flotte/contract';
 import { NavLink } from 'react-router';
-import { OrganizationSwitcher } from '@/features/organizations/components/organization-switcher';
+import { OrganizationSwitcher } from '../../features/organizations/components/organization-switcher';
 import { MAIN_MENU, SUPERADMIN_MENU, type MenuEntry } from './menu-config';
 import { UserMenu } from './user-menu';
 
@@ -89,7 +89,7 @@ export function Sidebar({ user, onOpenSupport, onSwitchOrganization, onNavigate 
             disablePadding
             sx={{ display: 'grid', gap: 0.25, mt: 1 }}
             subheader={
-              <ListSubheader component="div" disableSticky sx={{ lineHeight: '32px', fontWeight: 700, color: 'text.secondary' }}>
+              <ListSubheader disableSticky sx={{ lineHeight: '32px', fontWeight: 700, color: 'text.secondary' }}>
                 Superadmin
               </ListSubheader>
             }

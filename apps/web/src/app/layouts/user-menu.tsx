@@ -13,7 +13,7 @@ import { bestRoleLabel, type User } from '@flotte/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { logout } from '@/lib/session';
+import { logout } from '../../lib/session';
 
 export function userInitials(user: Pick<User, 'firstName' | 'lastName'>): string {
   return `${user.firstName.charAt(0)}${user.lastName.charAt(0)}`.toUpperCase();
@@ -54,7 +54,7 @@ export function UserMenu({ user, onNavigate }: { user: User; onNavigate?: () => 
           '&:hover': { bgcolor: 'action.hover' },
         }}
       >
-        <Avatar src={user.avatar?.url ?? undefined} alt="" sx={{ bgcolor: 'secondary.main', width: 40, height: 40 }}>
+        <Avatar src={user.avatar?.url ?? undefined} alt="" aria-hidden sx={{ bgcolor: 'secondary.main', width: 40, height: 40 }}>
           {userInitials(user)}
         </Avatar>
         <Box sx={{ minWidth: 0, flex: 1 }}>

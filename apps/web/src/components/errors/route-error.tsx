@@ -1,6 +1,6 @@
 import Button from '@mui/material/Button';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
-import { isChunkLoadError } from '@/lib/chunk-load-guard';
+import { isChunkLoadError } from '../../lib/chunk-load-guard';
 import { ErrorPage } from './error-page';
 import { NotFoundPage } from './not-found-page';
 

@@ -6,6 +6,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
+import Portal from '@mui/material/Portal';
 import Snackbar from '@mui/material/Snackbar';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
@@ -74,13 +75,20 @@ export function SnackbarHost() {
   const [shown, setShown] = useState<SnackbarMessage | null>(message);
   if (message && message !== shown) setShown(message);
 
+  if (!shown) return null;
+  // Portalled on demand: a snackbar raised while a dialog is open (support form) is created after
+  // the dialog hid its siblings from assistive technologies, so it is still announced.
   return (
-    <Snackbar
-      open={message !== null}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      slotProps={{ transition: { onExited: () => setShown(null) } }}
-    >
-      <div>{shown && <SnackbarContent message={message ?? shown} />}</div>
-    </Snackbar>
+    <Portal>
+      <Snackbar
+        open={message !== null}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        slotProps={{ transition: { onExited: () => setShown(null) } }}
+      >
+        <div>
+          <SnackbarContent message={message ?? shown} />
+        </div>
+      </Snackbar>
+    </Portal>
   );
 }

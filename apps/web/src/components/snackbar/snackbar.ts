@@ -67,7 +67,7 @@ export const snackbar = {
     emit(null);
   },
   getCurrent: (): SnackbarMessage | null => current,
-  subscribe(listener: () => void): () => void {
+  subscribe: (listener: () => void): (() => void) => {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },

@@ -4,10 +4,10 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { bestRoleLabel } from '@flotte/contract';
-import { DocumentTitle } from '@/components/document-title';
-import { PageLoader } from '@/components/page-loader';
-import { AccountForm } from '@/features/account/components/account-form';
-import { useCurrentUser } from '@/lib/auth-store';
+import { DocumentTitle } from '../../../components/document-title';
+import { PageLoader } from '../../../components/page-loader';
+import { AccountForm } from '../../../features/account/components/account-form';
+import { useCurrentUser } from '../../../lib/auth-store';
 
 export default function AccountRoute() {
   const user = useCurrentUser();
@@ -20,7 +20,7 @@ export default function AccountRoute() {
       </Typography>
       <Card>
         <CardContent sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
-          <Avatar src={user.avatar?.url ?? undefined} alt="" sx={{ width: 56, height: 56, bgcolor: 'secondary.main' }}>
+          <Avatar src={user.avatar?.url ?? undefined} alt="" aria-hidden sx={{ width: 56, height: 56, bgcolor: 'secondary.main' }}>
             {`${user.firstName.charAt(0)}${user.lastName.charAt(0)}`.toUpperCase()}
           </Avatar>
           <Box sx={{ minWidth: 0 }}>

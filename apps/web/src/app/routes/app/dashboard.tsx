@@ -10,9 +10,8 @@ import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import type { ComponentType } from 'react';
-import { DocumentTitle } from '@/components/document-title';
-import { useCurrentUser } from '@/lib/auth-store';
-import { NO_ORGANIZATION_MESSAGE } from '@/features/organizations/components/organization-switcher';
+import { DocumentTitle } from '../../../components/document-title';
+import { useCurrentUser } from '../../../lib/auth-store';
 
 const UPCOMING: { title: string; text: string; icon: ComponentType<SvgIconProps> }[] = [
   {
@@ -60,7 +59,12 @@ export default function DashboardRoute() {
         </Typography>
       </Box>
 
-      {!organization && <Alert severity="info">{NO_ORGANIZATION_MESSAGE}</Alert>}
+      {!organization && (
+        <Alert severity="info">
+          Aucune organisation n&apos;est sélectionnée : vos indicateurs s&apos;afficheront dès qu&apos;une organisation
+          sera ajoutée à votre environnement.
+        </Alert>
+      )}
 
       <Box
         component="section"
@@ -82,7 +86,7 @@ export default function DashboardRoute() {
                   </Box>
                   <Chip label="À venir" size="small" sx={{ bgcolor: '#eef2f7', color: '#374151', fontWeight: 600 }} />
                 </Box>
-                <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700 }}>
+                <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700, lineHeight: 1.35 }}>
                   {title}
                 </Typography>
                 <Typography variant="body2" color="text.secondary">

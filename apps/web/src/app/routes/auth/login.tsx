@@ -2,11 +2,11 @@ import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { BrandLogo } from '@/components/brand-logo';
-import { DocumentTitle } from '@/components/document-title';
-import { LoginForm } from '@/features/auth/components/login-form';
-import { useAuth } from '@/lib/auth-store';
-import { safeRoute } from '@/lib/safe-route';
+import { BrandLogo } from '../../../components/brand-logo';
+import { DocumentTitle } from '../../../components/document-title';
+import { LoginForm } from '../../../features/auth/components/login-form';
+import { useAuth } from '../../../lib/auth-store';
+import { safeRoute } from '../../../lib/safe-route';
 
 const HIGHLIGHTS = [
   'Vos véhicules et vos conducteurs, au même endroit',

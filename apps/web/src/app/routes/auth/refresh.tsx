@@ -1,11 +1,11 @@
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { DocumentTitle } from '@/components/document-title';
-import { PageLoader } from '@/components/page-loader';
-import { refreshSession } from '@/lib/api-client';
-import { safeRoute, withRoute } from '@/lib/safe-route';
-import { loadCurrentUser } from '@/lib/session';
+import { DocumentTitle } from '../../../components/document-title';
+import { PageLoader } from '../../../components/page-loader';
+import { refreshSession } from '../../../lib/api-client';
+import { safeRoute, withRoute } from '../../../lib/safe-route';
+import { loadCurrentUser } from '../../../lib/session';
 import { PublicShell } from '../../layouts/public-shell';
 
 /** /refresh?route=…: restores the session from the refresh cookie, then returns to `route`. */

@@ -2,7 +2,7 @@ import ArrowBack from '@mui/icons-material/ArrowBack';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { Link } from 'react-router';
-import { DocumentTitle } from '@/components/document-title';
+import { DocumentTitle } from '../../../components/document-title';
 import { PublicShell } from '../../layouts/public-shell';
 
 /** Recover and signup, until self-service arrives: who to ask instead. */

@@ -1,13 +1,13 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { UpdateUserBodySchema, type User } from '@flotte/contract';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { snackbar } from '@/components/snackbar/snackbar';
-import { ApiError } from '@/lib/api-client';
-import { formatPhone } from '@/lib/format';
+import { FormTextField } from '../../../components/form/form-text-field';
+import { snackbar } from '../../../components/snackbar/snackbar';
+import { ApiError } from '../../../lib/api-error';
+import { formatPhone } from '../../../lib/format';
 import { useUpdateCurrentUser } from '../api/update-current-user';
 
 type AccountInput = z.input<typeof UpdateUserBodySchema>;
@@ -29,11 +29,11 @@ function toFormValues(user: User): AccountInput {
 export function AccountForm({ user }: { user: User }) {
   const update = useUpdateCurrentUser();
   const {
-    register,
+    control,
     handleSubmit,
     reset,
     setError,
-    formState: { errors, isDirty },
+    formState: { isDirty },
   } = useForm<AccountInput, unknown, AccountOutput>({
     resolver: zodResolver(UpdateUserBodySchema),
     defaultValues: toFormValues(user),
@@ -58,41 +58,27 @@ export function AccountForm({ user }: { user: User }) {
   });
 
   return (
-    <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2.5 }}>
+    <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2.5 }}>
       <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-        <TextField
-          label="Prénom"
-          autoComplete="given-name"
-          required
-          error={Boolean(errors.firstName)}
-          helperText={errors.firstName?.message}
-          {...register('firstName')}
-        />
-        <TextField
-          label="Nom"
-          autoComplete="family-name"
-          required
-          error={Boolean(errors.lastName)}
-          helperText={errors.lastName?.message}
-          {...register('lastName')}
-        />
+        <FormTextField control={control} name="firstName" label="Prénom" autoComplete="given-name" required />
+        <FormTextField control={control} name="lastName" label="Nom" autoComplete="family-name" required />
       </Box>
-      <TextField
+      <FormTextField
+        control={control}
+        name="phone"
         label="Téléphone"
         type="tel"
         autoComplete="tel"
         placeholder="06 12 34 56 78"
-        error={Boolean(errors.phone)}
-        helperText={errors.phone?.message ?? 'Format français, ou international avec l’indicatif (+32…)'}
-        {...register('phone')}
+        helperText="Format français, ou international avec l’indicatif (+32…)"
       />
-      <TextField
+      <FormTextField
+        control={control}
+        name="description"
         label="Description"
         multiline
         minRows={3}
-        error={Boolean(errors.description)}
-        helperText={errors.description?.message ?? 'Votre fonction, vos disponibilités… (500 caractères max.)'}
-        {...register('description')}
+        helperText="Votre fonction, vos disponibilités… (500 caractères max.)"
       />
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
         <Button disabled={!isDirty || update.isPending} onClick={() => reset(toFormValues(user))}>

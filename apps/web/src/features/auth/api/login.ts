@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { login } from '@/lib/session';
+import { login } from '../../../lib/session';
 
 /** POST /api/auth/login: stores the token and the user on success. */
 export function useLogin() {

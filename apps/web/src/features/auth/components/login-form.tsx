@@ -6,14 +6,14 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LoginBodySchema } from '@flotte/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import type { z } from 'zod';
-import { ApiError } from '@/lib/api-client';
+import { FormTextField } from '../../../components/form/form-text-field';
+import { ApiError } from '../../../lib/api-error';
 import { useLogin } from '../api/login';
 
 type LoginInput = z.input<typeof LoginBodySchema>;
@@ -24,12 +24,7 @@ const FIELDS = new Set<string>(['email', 'password']);
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const [showPassword, setShowPassword] = useState(false);
   const login = useLogin();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<LoginInput, unknown, LoginOutput>({
+  const { control, handleSubmit, setError } = useForm<LoginInput, unknown, LoginOutput>({
     resolver: zodResolver(LoginBodySchema),
     defaultValues: { email: '', password: '' },
   });
@@ -54,29 +49,20 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     : null;
 
   return (
-    <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2.5 }}>
+    <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2.5 }}>
       {apiMessage && (
         <Alert severity="error" role="alert">
           {apiMessage}
         </Alert>
       )}
-      <TextField
-        label="Adresse e-mail"
-        type="email"
-        autoComplete="email"
-        autoFocus
-        required
-        error={Boolean(errors.email)}
-        helperText={errors.email?.message}
-        {...register('email')}
-      />
-      <TextField
+      <FormTextField control={control} name="email" label="Adresse e-mail" type="email" autoComplete="email" autoFocus required />
+      <FormTextField
+        control={control}
+        name="password"
         label="Mot de passe"
         type={showPassword ? 'text' : 'password'}
         autoComplete="current-password"
         required
-        error={Boolean(errors.password)}
-        helperText={errors.password?.message}
         slotProps={{
           input: {
             endAdornment: (
@@ -92,7 +78,6 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
             ),
           },
         }}
-        {...register('password')}
       />
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: -1 }}>
         <Link component={RouterLink} to="/recover" variant="body2">

@@ -1,6 +1,6 @@
 import { MAX_LIMIT, OrganizationPageSchema } from '@flotte/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** Organizations of the superadmin's environment(s) (GET /api/organization/environment). */
 export function environmentOrganizationsQueryOptions(search = '') {

@@ -1,6 +1,6 @@
 import { MAX_LIMIT, OrganizationUserPageSchema } from '@flotte/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** The current user's own organization links (GET /api/organization-user). */
 export function myOrganizationUsersQueryOptions(userUuid: string) {

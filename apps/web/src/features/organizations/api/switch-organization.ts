@@ -2,10 +2,11 @@ import { OrganizationUserSchema, type OrganizationUser, type User } from '@flott
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { snackbar } from '@/components/snackbar/snackbar';
-import { api, ApiError } from '@/lib/api-client';
-import { authStore } from '@/lib/auth-store';
-import { updateCurrentUser } from '@/lib/session';
+import { snackbar } from '../../../components/snackbar/snackbar';
+import { api } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
+import { authStore } from '../../../lib/auth-store';
+import { updateCurrentUser } from '../../../lib/session';
 import { myOrganizationUsersQueryOptions } from './get-my-organization-users';
 
 /** SPEC section 9: the loading modal stays at least this long. */

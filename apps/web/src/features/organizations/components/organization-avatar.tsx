@@ -8,6 +8,7 @@ export function OrganizationAvatar({ organization, size = 40 }: { organization: 
       variant="rounded"
       src={organization.avatar?.url ?? undefined}
       alt=""
+      aria-hidden
       sx={{ width: size, height: size, bgcolor: 'primary.main', color: 'primary.contrastText', fontWeight: 700 }}
     >
       {organization.title.trim().charAt(0).toUpperCase() || '?'}

@@ -14,6 +14,19 @@ import { useEnvironmentOrganizations } from '../api/get-environment-organization
 import { useMyOrganizationUsers } from '../api/get-my-organization-users';
 import { OrganizationAvatar } from './organization-avatar';
 
+// Read by screen readers only (same rules as MUI's visuallyHidden).
+const visuallyHidden = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  height: '1px',
+  margin: '-1px',
+  overflow: 'hidden',
+  padding: 0,
+  position: 'absolute',
+  whiteSpace: 'nowrap',
+  width: '1px',
+} as const;
+
 export const NO_ORGANIZATION_MESSAGE =
   'Bienvenue sur votre environnement, nous vous invitons à ajouter une première organisation.';
 
@@ -129,10 +142,12 @@ export function OrganizationSwitcher({ user, onSwitch }: OrganizationSwitcherPro
         aria-haspopup="menu"
         aria-expanded={anchor ? 'true' : undefined}
         aria-controls={anchor ? menuId : undefined}
-        aria-label={`Changer d'organisation (actuelle : ${current.title})`}
         onClick={open}
         sx={{ width: '100%', display: 'flex', alignItems: 'center', gap: 1.5, p: 1, borderRadius: 2, '&:hover': { bgcolor: 'action.hover' } }}
       >
+        <Box component="span" sx={visuallyHidden}>
+          Changer d&apos;organisation.{' '}
+        </Box>
         <OrganizationIdentity organization={current} />
         <ExpandMoreIcon fontSize="small" sx={{ color: 'text.secondary' }} />
       </ButtonBase>

@@ -1,6 +1,6 @@
 import type { CreateReportBody } from '@flotte/contract';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export function createReport(body: CreateReportBody): Promise<void> {
   return api('/api/report', { method: 'POST', body });

@@ -1,6 +1,7 @@
 import { EnvironmentSchema, type Environment } from '@flotte/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, ApiError } from '@/lib/api-client';
+import { api } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
 
 /** GET /api/environment/current; null when the user belongs to no environment (404). */
 export async function getCurrentEnvironment(signal?: AbortSignal): Promise<Environment | null> {

@@ -1,6 +1,6 @@
 import { SuperadminSchema } from '@flotte/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** The superadmin who looks after an environment, or null when there is none. */
 export function environmentSuperadminQueryOptions(environmentUuid: string) {

@@ -1,13 +1,13 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CreateReportBodySchema, type ReportType } from '@flotte/contract';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { snackbar } from '@/components/snackbar/snackbar';
+import { FormTextField } from '../../../components/form/form-text-field';
+import { snackbar } from '../../../components/snackbar/snackbar';
 import { useCreateReport } from '../api/create-report';
 import { DescriptionCounter } from './description-counter';
 
@@ -35,17 +35,11 @@ const TEXTS: Record<ReportType, { heading: string; intro: string; successTitle: 
 export function ReportForm({ type, onBack }: { type: ReportType; onBack: () => void }) {
   const texts = TEXTS[type];
   const createReport = useCreateReport();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    watch,
-    formState: { errors },
-  } = useForm<ReportFormInput, unknown, ReportFormOutput>({
+  const { control, handleSubmit, reset } = useForm<ReportFormInput, unknown, ReportFormOutput>({
     resolver: zodResolver(CreateReportBodySchema),
     defaultValues: { title: '', description: '', type },
   });
-  const descriptionLength = watch('description').length;
+  const descriptionLength = useWatch({ control, name: 'description' }).length;
 
   const onSubmit = handleSubmit(async (body) => {
     try {
@@ -58,7 +52,7 @@ export function ReportForm({ type, onBack }: { type: ReportType; onBack: () => v
   });
 
   return (
-    <Box component="form" noValidate onSubmit={onSubmit} sx={{ display: 'grid', gap: 2 }}>
+    <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2 }}>
       <Box>
         <Button startIcon={<ArrowBack />} onClick={onBack} size="small" sx={{ ml: -1 }}>
           Retour
@@ -70,28 +64,16 @@ export function ReportForm({ type, onBack }: { type: ReportType; onBack: () => v
           {texts.intro}
         </Typography>
       </Box>
-      <TextField
-        label="Titre"
-        required
-        autoFocus
-        error={Boolean(errors.title)}
-        helperText={errors.title?.message}
-        {...register('title')}
-      />
-      <TextField
+      <FormTextField control={control} name="title" label="Titre" required autoFocus />
+      <FormTextField
+        control={control}
+        name="description"
         label="Description"
         required
         multiline
         minRows={5}
         maxRows={12}
-        error={Boolean(errors.description)}
-        helperText={
-          <Box component="span" sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>
-            <span>{errors.description?.message}</span>
-            <DescriptionCounter length={descriptionLength} />
-          </Box>
-        }
-        {...register('description')}
+        counter={<DescriptionCounter length={descriptionLength} />}
       />
       <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
         <Button type="submit" variant="contained" loading={createReport.isPending}>

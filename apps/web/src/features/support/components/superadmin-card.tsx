@@ -12,7 +12,7 @@ export function SuperadminCard({ superadmin }: { superadmin: NonNullable<Superad
   const phone = formatPhone(superadmin.phone);
   return (
     <Paper variant="outlined" sx={{ p: 2, display: 'flex', gap: 2, alignItems: 'flex-start' }}>
-      <Avatar src={superadmin.avatar?.url ?? undefined} alt="" sx={{ width: 56, height: 56, bgcolor: 'secondary.main' }}>
+      <Avatar src={superadmin.avatar?.url ?? undefined} alt="" aria-hidden sx={{ width: 56, height: 56, bgcolor: 'secondary.main' }}>
         {`${superadmin.firstName.charAt(0)}${superadmin.lastName.charAt(0)}`.toUpperCase()}
       </Avatar>
       <Box sx={{ minWidth: 0 }}>

@@ -1,0 +1,48 @@
+import { vi } from 'vitest';
+
+export type MockRoute = {
+  method?: string;
+  /** Path without the query string, e.g. `/api/auth/me`. */
+  path: string | RegExp;
+  status?: number;
+  body?: unknown;
+  /** Computed answer, for answers depending on the request or on the call count. */
+  respond?: (request: Request, call: number) => { status?: number; body?: unknown };
+};
+
+/**
+ * Stubs `fetch` itself (nothing above it is mocked): answers JSON from the route table, and
+ * fails the test loudly for a call no route expects. Returns the calls made.
+ */
+export function mockFetch(routes: MockRoute[]) {
+  const calls: Request[] = [];
+  const counts = new Map<MockRoute, number>();
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(new URL(String(input instanceof Request ? input.url : input), 'http://localhost'), init);
+    calls.push(request);
+    const url = new URL(request.url);
+    const route = routes.find(
+      (candidate) =>
+        (candidate.method ?? 'GET') === request.method &&
+        (typeof candidate.path === 'string' ? candidate.path === url.pathname : candidate.path.test(url.pathname)),
+    );
+    if (!route) return Promise.reject(new Error(`Unexpected fetch ${request.method} ${url.pathname}`));
+    const call = (counts.get(route) ?? 0) + 1;
+    counts.set(route, call);
+    const answer = route.respond ? route.respond(request, call) : { status: route.status, body: route.body };
+    const status = answer.status ?? 200;
+    return Promise.resolve(
+      new Response(status === 204 || answer.body === undefined ? null : JSON.stringify(answer.body), {
+        status,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}
+
+export function apiErrorBody(statusCode: number, message: string, details?: { path: string; message: string }[]) {
+  const error = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error' }[statusCode] ?? 'Error';
+  return { statusCode, error, message, ...(details ? { details } : {}) };
+}

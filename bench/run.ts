@@ -1,0 +1,151 @@
+/**
+ * npm run bench: seeds one organization with 100 000 vehicles, 100 000 drivers and 1 000 000
+ * claims (kept between runs in the database `flotte_bench`), then measures with autocannon
+ * (50 connections, 10 s each) the bare ceiling route and the authenticated list endpoints,
+ * printing req/s, p50, p99 and the ratio to the ceiling. Targets: ≥ 50 % of the ceiling, p99 < 50 ms.
+ */
+import { fork } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { openPostgres } from '../apps/api/src/db/client.js';
+import { withSystem } from '../apps/api/src/db/scope.js';
+import { createOrganization, createUser, linkUser } from '../apps/api/src/seed/factories.js';
+
+const here = import.meta.dirname;
+const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DB_NAME = 'flotte_bench';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const PASSWORD = 'Bench-motdepasse-1';
+
+function withDatabase(url: string, database: string) {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function prepareDatabase(): Promise<string> {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  const url = withDatabase(baseUrl, DB_NAME);
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB_NAME])).rowCount === 1;
+  if (exists && process.env.BENCH_RESEED !== 'true') {
+    const probe = new pg.Client({ connectionString: url });
+    await probe.connect();
+    const seeded = await probe.query("SELECT 1 FROM users WHERE email = 'bench@flotte.fr'").catch(() => ({ rowCount: 0 }));
+    await probe.end();
+    if (seeded.rowCount === 1) {
+      await admin.end();
+      console.log(`Base ${DB_NAME} déjà remplie : réutilisée (BENCH_RESEED=true pour la recréer).`);
+      return url;
+    }
+  }
+  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  await admin.end();
+
+  const handle = await openPostgres(url, { max: 1 });
+  const organizationUuid = await withSystem(handle.db, async (tx) => {
+    const organization = await createOrganization(tx, { title: 'Transports Géants' });
+    const user = await createUser(tx, { email: 'bench@flotte.fr', password: PASSWORD, roles: ['ADMIN'] });
+    await linkUser(tx, organization.uuid, user.uuid);
+    return organization.uuid;
+  });
+  await handle.close();
+
+  const seed = new pg.Client({ connectionString: url });
+  await seed.connect();
+  const statements = readFileSync(path.join(here, 'seed.sql'), 'utf8')
+    .split(/;\s*\n\s*\n/)
+    .map((s) => s.replace(/^--.*$/gm, '').trim())
+    .filter(Boolean);
+  for (const statement of statements) {
+    const started = Date.now();
+    const result = await seed.query(statement, [organizationUuid]);
+    console.log(`  ${result.rowCount} lignes insérées en ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  console.log('  VACUUM ANALYZE…');
+  await seed.query('VACUUM ANALYZE');
+  await seed.end();
+  return url;
+}
+
+type Result = { name: string; path: string; requests: number; p50: number; p99: number; errors: number; non2xx: number };
+
+async function measure(name: string, url: string, token?: string): Promise<Result> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  return {
+    name,
+    path: new URL(url).pathname + new URL(url).search,
+    requests: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+async function main() {
+  console.log('Préparation de la base de mesure (100 000 véhicules, 100 000 conducteurs, 1 000 000 sinistres)…');
+  const databaseUrl = await prepareDatabase();
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const server = fork(path.join(here, 'server.ts'), [], {
+    execArgv: ['--import', 'tsx', '--conditions=source'],
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), APP_SECRET: 'bench-secret-0123456789-0123456789-xx', LOG_LEVEL: 'silent', SEED_DEMO: 'false' },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('message', () => resolve());
+    server.once('exit', (code) => reject(new Error(`serveur arrêté (${code})`)));
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    const login = await fetch(`${origin}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'bench@flotte.fr', password: PASSWORD }),
+    });
+    const token = ((await login.json()) as { tokens: { access_token: string } }).tokens.access_token;
+    const endpoints: [string, string][] = [
+      ['Conducteurs, page 1', '/api/driver'],
+      ['Conducteurs, recherche + tri', '/api/driver?search=conducteur4242&sortBy=-lastName'],
+      ['Conducteurs, recherche large + tri', '/api/driver?search=martin&sortBy=firstName'],
+      ['Véhicules, page 1', '/api/vehicule'],
+      ['Véhicules, recherche plaque + tri', '/api/vehicule?search=AB-1&sortBy=-entryDate'],
+      ['Véhicules, catégories + période', '/api/vehicule?types=PL,VUL&start=2024-01-01&end=2024-12-31&sortBy=brand'],
+      ['Sinistres, année + tri', '/api/sinister?startDate=2026-01-01&endDate=2026-11-22&sortBy=-sinisterDate'],
+      ['Sinistres, recherche + filtres', '/api/sinister?search=B0042&showDeclared=true&responsible=me'],
+    ];
+    // Warm up, then measure the ceiling first and last: the machine may drift.
+    await measure('échauffement', `${origin}/bench/ceiling`);
+    const results: Result[] = [await measure('Plafond : Fastify + pg, SELECT … LIMIT 10', `${origin}/bench/ceiling`)];
+    for (const [name, url] of endpoints) results.push(await measure(name, origin + url, token));
+    results.push(await measure('Plafond (contrôle final)', `${origin}/bench/ceiling`));
+    const ceiling = Math.max(results[0]!.requests, results[results.length - 1]!.requests);
+
+    const lines = [
+      `| Mesure | Requête | req/s | p50 (ms) | p99 (ms) | % du plafond | erreurs |`,
+      `|---|---|---:|---:|---:|---:|---:|`,
+      ...results.map(
+        (r) =>
+          `| ${r.name} | \`${r.path}\` | ${Math.round(r.requests)} | ${r.p50} | ${r.p99} | ${Math.round((100 * r.requests) / ceiling)} % | ${r.errors + r.non2xx} |`,
+      ),
+    ];
+    console.log(`\n${CONNECTIONS} connexions, ${DURATION} s par mesure\n`);
+    console.log(lines.join('\n'));
+    const failing = results.slice(1, -1).filter((r) => r.requests < ceiling / 2 || r.p99 >= 50 || r.errors + r.non2xx > 0);
+    console.log(failing.length === 0 ? '\nObjectifs atteints : ≥ 50 % du plafond, p99 < 50 ms.' : `\nSous l'objectif : ${failing.map((r) => r.name).join(', ')}`);
+    mkdirSync(path.join(here, 'results'), { recursive: true });
+    writeFileSync(path.join(here, 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}.md`), lines.join('\n') + '\n');
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+await main();
