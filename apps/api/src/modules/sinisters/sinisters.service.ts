@@ -1,0 +1,158 @@
+import {
+  centsToEuros,
+  type CreateSinisterBodySchema,
+  eurosToCents,
+  type Guarantee,
+  type ListSinistersQuerySchema,
+  type Sinister,
+  type UpdateSinisterBodySchema,
+} from '@flotte/contract';
+import type { z } from 'zod';
+import type { Database } from '../../db/client.js';
+import { type Tx, withTenant } from '../../db/scope.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../errors.js';
+import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
+import { toPage } from '../../lib/pagination.js';
+import * as repo from './sinisters.repository.js';
+
+const NOT_FOUND = 'Sinistre introuvable';
+
+type CreateBody = z.output<typeof CreateSinisterBodySchema>;
+type UpdateBody = z.output<typeof UpdateSinisterBodySchema>;
+
+export function toSinister({ sinister, vehicule, driver, guarantee }: repo.SinisterRow): Sinister {
+  return {
+    uuid: sinister.uuid,
+    sinisterIntermediateRef: sinister.sinisterIntermediateRef,
+    sinisterDate: sinister.sinisterDate,
+    city: sinister.city,
+    ida: sinister.ida,
+    hasHumanInjury: sinister.hasHumanInjury,
+    damagedVehicule: sinister.damagedVehicule,
+    isThirdImplicated: sinister.isThirdImplicated,
+    isDeclared: sinister.isDeclared,
+    // The table's check constraint keeps the rate within RESPONSIBILITY_RATES.
+    responsibilityRate: sinister.responsibilityRate as Sinister['responsibilityRate'],
+    immatriculation: sinister.immatriculation,
+    vehicule,
+    driver,
+    totalCost: centsToEuros(sinister.totalCostCents),
+    guarantee,
+    documents: [],
+    isArchived: sinister.archivedAt !== null,
+    archivedAt: sinister.archivedAt?.toISOString() ?? null,
+    createdAt: sinister.createdAt.toISOString(),
+  };
+}
+
+export async function listGuarantees(db: Database, ctx: AuthContext): Promise<Guarantee[]> {
+  return withTenant(db, requireOrganization(ctx), (tx) => repo.listGuarantees(tx));
+}
+
+export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListSinistersQuerySchema>) {
+  const organizationUuid = requireOrganization(ctx);
+  const { rows, total } = await withTenant(db, organizationUuid, (tx) => repo.listSinisters(tx, organizationUuid, query));
+  return toPage(rows.map(toSinister), total, query.page, query.limit);
+}
+
+export async function getOne(db: Database, ctx: AuthContext, uuid: string) {
+  const row = await withTenant(db, requireOrganization(ctx), (tx) => repo.findSinister(tx, uuid));
+  if (!row) throw new NotFoundError(NOT_FOUND);
+  return toSinister(row);
+}
+
+type LinkValues = Pick<repo.SinisterValues, 'vehiculeUuid' | 'immatriculation' | 'driverUuid' | 'guaranteeUuid'>;
+
+/**
+ * Checks the vehicle, driver and guarantee the body points at, and gives their columns (the
+ * claim keeps a copy of the vehicle's plate). A link the organization cannot see is a mistake in
+ * the form, so it answers 400 on that field: a 404 would read as "the claim is missing".
+ */
+async function resolveLinks(tx: Tx, body: Pick<UpdateBody, 'vehicule' | 'driver' | 'guarantee'>): Promise<Partial<LinkValues>> {
+  const values: Partial<LinkValues> = {};
+  const details: { path: string; message: string }[] = [];
+  if (body.vehicule !== undefined) {
+    const vehicule = await repo.findVehiculeLink(tx, body.vehicule);
+    // A draft (create-empty, no plate yet) is not in the fleet.
+    if (!vehicule?.immatriculation) details.push({ path: 'vehicule', message: 'Véhicule introuvable dans votre flotte' });
+    else Object.assign(values, { vehiculeUuid: vehicule.uuid, immatriculation: vehicule.immatriculation });
+  }
+  if (body.driver !== undefined) {
+    if (body.driver === null) values.driverUuid = null;
+    else if (await repo.findDriverLink(tx, body.driver)) values.driverUuid = body.driver;
+    else details.push({ path: 'driver', message: 'Conducteur introuvable' });
+  }
+  if (body.guarantee !== undefined) {
+    if (body.guarantee === null) values.guaranteeUuid = null;
+    else if (await repo.findGuarantee(tx, body.guarantee)) values.guaranteeUuid = body.guarantee;
+    else details.push({ path: 'guarantee', message: 'Garantie inconnue' });
+  }
+  if (details.length > 0) throw new BadRequestError(details[0]!.message, details);
+  return values;
+}
+
+/** The claim's own columns from a body; undefined leaves a column as it is (or at its default). */
+function ownValues(body: UpdateBody): Partial<repo.SinisterValues> {
+  return {
+    sinisterIntermediateRef: body.sinisterIntermediateRef,
+    sinisterDate: body.sinisterDate,
+    city: body.city,
+    ida: body.ida,
+    hasHumanInjury: body.hasHumanInjury,
+    damagedVehicule: body.damagedVehicule,
+    isThirdImplicated: body.isThirdImplicated,
+    isDeclared: body.isDeclared,
+    responsibilityRate: body.responsibilityRate,
+    totalCostCents: body.totalCost === undefined ? undefined : eurosToCents(body.totalCost),
+  };
+}
+
+export async function create(db: Database, ctx: AuthContext, body: CreateBody) {
+  const organizationUuid = requireOrganization(ctx);
+  const row = await withTenant(db, organizationUuid, async (tx) => {
+    const links = await resolveLinks(tx, body);
+    const uuid = await repo.insertSinister(tx, organizationUuid, { ...ownValues(body), ...links, sinisterDate: body.sinisterDate });
+    return repo.findSinister(tx, uuid);
+  });
+  return toSinister(row!);
+}
+
+export async function update(db: Database, ctx: AuthContext, uuid: string, body: UpdateBody) {
+  const row = await withTenant(db, requireOrganization(ctx), async (tx) => {
+    if (!(await repo.findSinister(tx, uuid))) return null;
+    const links = await resolveLinks(tx, body);
+    await repo.updateSinister(tx, uuid, { ...ownValues(body), ...links });
+    return repo.findSinister(tx, uuid);
+  });
+  if (!row) throw new NotFoundError(NOT_FOUND);
+  return toSinister(row);
+}
+
+/** Soft delete: the claim leaves the list but can be restored ('Annuler'). */
+export async function archive(db: Database, ctx: AuthContext, uuid: string) {
+  const row = await withTenant(db, requireOrganization(ctx), async (tx) => {
+    const current = await repo.findSinister(tx, uuid);
+    if (!current || current.sinister.archivedAt) return current;
+    await repo.updateSinister(tx, uuid, { archivedAt: new Date() });
+    return repo.findSinister(tx, uuid);
+  });
+  if (!row) throw new NotFoundError(NOT_FOUND);
+  return toSinister(row);
+}
+
+export async function restore(db: Database, ctx: AuthContext, uuid: string) {
+  const row = await withTenant(db, requireOrganization(ctx), async (tx) =>
+    (await repo.updateSinister(tx, uuid, { archivedAt: null })) ? repo.findSinister(tx, uuid) : null,
+  );
+  if (!row) throw new NotFoundError(NOT_FOUND);
+  return toSinister(row);
+}
+
+/** Permanent deletion, for ADMIN and above. */
+export async function hardDelete(db: Database, ctx: AuthContext, uuid: string) {
+  await withTenant(db, requireOrganization(ctx), async (tx) => {
+    if (!(await repo.findSinister(tx, uuid))) throw new NotFoundError(NOT_FOUND);
+    if (!isAdmin(ctx)) throw new ForbiddenError('Seul un administrateur peut supprimer définitivement un sinistre');
+    await repo.deleteSinister(tx, uuid);
+  });
+}

@@ -1,0 +1,239 @@
+import {
+  type ArchiveVehiculeQuerySchema,
+  checkPlate,
+  type CreateVehiculeBodySchema,
+  type ListVehiculesQuerySchema,
+  normalizePlate,
+  todayIso,
+  type UpdateCategoryQuerySchema,
+  type UpdateVehiculeBodySchema,
+  type Vehicule,
+  vehiculeDateIssues,
+  type VehiculeTypeCode,
+} from '@flotte/contract';
+import type { z } from 'zod';
+import type { Database } from '../../db/client.js';
+import { withTenant } from '../../db/scope.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
+import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
+import { toPage } from '../../lib/pagination.js';
+import * as repo from './vehicules.repository.js';
+
+const NOT_FOUND = 'Véhicule introuvable';
+
+type Issue = { path: string; message: string };
+
+export function toVehicule(row: repo.VehiculeRow): Vehicule {
+  return {
+    uuid: row.uuid,
+    brand: row.brand,
+    model: row.model,
+    // Written only through the contract's enum (VehiculeTypeSchema).
+    type: row.type as VehiculeTypeCode | null,
+    circulationDate: row.circulationDate,
+    entryDate: row.entryDate,
+    exitDate: row.exitDate,
+    immatriculation: row.immatriculation,
+    immatriculationWarning: row.immatriculation ? checkPlate(row.immatriculation).warning : null,
+    documents: [],
+    isArchived: row.archivedAt !== null,
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Same message shape as the request validation errors, so the web shows both alike. */
+function invalid(issues: Issue[]): BadRequestError {
+  const [first] = issues as [Issue, ...Issue[]];
+  return new BadRequestError(`Données invalides (${first.path}) : ${first.message}`, issues);
+}
+
+function duplicatePlate(immatriculation: string): ConflictError {
+  const message = `Le véhicule ${checkPlate(immatriculation).display} existe déjà dans votre flotte`;
+  return new ConflictError(message, [{ path: 'immatriculation', message }]);
+}
+
+/** The normalised plate is what gets stored and compared; only letters and digits remain. */
+function plateIssues(immatriculation: string | undefined): Issue[] {
+  if (immatriculation === undefined) return [];
+  if (immatriculation === '') return [{ path: 'immatriculation', message: "L'immatriculation est obligatoire" }];
+  if (!/^[\p{L}\p{N}]+$/u.test(immatriculation)) {
+    return [{ path: 'immatriculation', message: "L'immatriculation ne peut contenir que des lettres et des chiffres" }];
+  }
+  return [];
+}
+
+/** A draft becomes a vehicle only once it has what the register needs to show it. */
+function missingFields(v: Pick<repo.VehiculeRow, 'brand' | 'model' | 'type' | 'immatriculation'>): Issue[] {
+  const issues: Issue[] = [];
+  if (!v.brand) issues.push({ path: 'brand', message: 'La marque est obligatoire' });
+  if (!v.model) issues.push({ path: 'model', message: 'Le modèle est obligatoire' });
+  if (!v.type) issues.push({ path: 'type', message: 'La catégorie est obligatoire' });
+  if (!v.immatriculation) issues.push({ path: 'immatriculation', message: "L'immatriculation est obligatoire" });
+  return issues;
+}
+
+/** A plate typed as '---' is both missing and invalid: say it once. */
+function onePerPath(issues: Issue[]): Issue[] {
+  return issues.filter((issue, i) => issues.findIndex((other) => other.path === issue.path) === i);
+}
+
+/** Two requests racing for one plate both pass the check; the unique index stops the second (23505). */
+function isUniqueViolation(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+async function guardPlate<T>(plate: () => string | null | undefined, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    const immatriculation = plate();
+    if (immatriculation && isUniqueViolation(error)) throw duplicatePlate(immatriculation);
+    throw error;
+  }
+}
+
+export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListVehiculesQuerySchema>) {
+  const organizationUuid = requireOrganization(ctx);
+  const { rows, total, counts } = await withTenant(db, organizationUuid, (tx) => repo.listVehicules(tx, organizationUuid, query));
+  return { ...toPage(rows.map(toVehicule), total, query.page, query.limit), ...counts };
+}
+
+export async function getOne(db: Database, ctx: AuthContext, uuid: string) {
+  const row = await withTenant(db, requireOrganization(ctx), (tx) => repo.findVehicule(tx, uuid));
+  if (!row) throw new NotFoundError(NOT_FOUND);
+  return toVehicule(row);
+}
+
+export async function create(db: Database, ctx: AuthContext, body: z.output<typeof CreateVehiculeBodySchema>) {
+  const organizationUuid = requireOrganization(ctx);
+  const immatriculation = normalizePlate(body.immatriculation);
+  const issues = plateIssues(immatriculation);
+  if (issues.length > 0) throw invalid(issues);
+  const row = await guardPlate(
+    () => immatriculation,
+    withTenant(db, organizationUuid, async (tx) => {
+      if (await repo.findActiveByPlate(tx, organizationUuid, immatriculation)) throw duplicatePlate(immatriculation);
+      return repo.insertVehicule(tx, organizationUuid, {
+        brand: body.brand,
+        model: body.model,
+        type: body.type,
+        immatriculation,
+        circulationDate: body.circulationDate ?? null,
+        entryDate: body.entryDate ?? null,
+        exitDate: body.exitDate ?? null,
+      });
+    }),
+  );
+  return toVehicule(row);
+}
+
+/** An empty vehicle the creation form completes with PATCH; yesterday's abandoned ones go first. */
+export async function createEmpty(db: Database, ctx: AuthContext) {
+  const organizationUuid = requireOrganization(ctx);
+  const row = await withTenant(db, organizationUuid, async (tx) => {
+    await repo.purgeDrafts(tx, organizationUuid);
+    return repo.insertVehicule(tx, organizationUuid, {
+      brand: null,
+      model: null,
+      type: null,
+      immatriculation: null,
+      circulationDate: null,
+      entryDate: null,
+      exitDate: null,
+    });
+  });
+  return toVehicule(row);
+}
+
+export async function update(db: Database, ctx: AuthContext, uuid: string, body: z.output<typeof UpdateVehiculeBodySchema>) {
+  const organizationUuid = requireOrganization(ctx);
+  const immatriculation = body.immatriculation === undefined ? undefined : normalizePlate(body.immatriculation);
+  const patch = immatriculation === undefined ? body : { ...body, immatriculation };
+  const row = await guardPlate(
+    () => immatriculation,
+    withTenant(db, organizationUuid, async (tx) => {
+      const current = await repo.findVehicule(tx, uuid);
+      if (!current) throw new NotFoundError(NOT_FOUND);
+      // The rules hold for the record as it will be stored, not only for the fields sent.
+      const merged = { ...current, ...patch };
+      const issues = onePerPath([
+        ...plateIssues(immatriculation),
+        ...(current.immatriculation === null ? missingFields(merged) : []),
+        ...vehiculeDateIssues(merged),
+      ]);
+      if (issues.length > 0) throw invalid(issues);
+      // Archived vehicles are outside the unique index: their plate is checked again on restore.
+      if (immatriculation && current.archivedAt === null && (await repo.findActiveByPlate(tx, organizationUuid, immatriculation, uuid))) {
+        throw duplicatePlate(immatriculation);
+      }
+      return repo.updateVehicule(tx, uuid, patch);
+    }),
+  );
+  if (!row) throw new NotFoundError(NOT_FOUND);
+  return toVehicule(row);
+}
+
+/**
+ * Soft delete: the exit date is recorded first (it drives the half-difference), then the vehicle
+ * is archived. Deliberately without notifying the intermediary (SPEC 4).
+ */
+export async function archive(db: Database, ctx: AuthContext, uuid: string, query: z.output<typeof ArchiveVehiculeQuerySchema>) {
+  const row = await withTenant(db, requireOrganization(ctx), async (tx) => {
+    const current = await repo.findVehicule(tx, uuid);
+    if (!current) return null;
+    if (current.archivedAt) return current;
+    const exitDate = query.exitDate ?? current.exitDate ?? todayIso();
+    // Only the exit date is decided here; older inconsistencies are the edit form's business.
+    const issues = vehiculeDateIssues({ ...current, exitDate }).filter((i) => i.path === 'exitDate');
+    if (issues.length > 0) throw invalid(issues);
+    return repo.updateVehicule(tx, uuid, { exitDate, archivedAt: new Date() });
+  });
+  if (!row) throw new NotFoundError(NOT_FOUND);
+  return toVehicule(row);
+}
+
+/** Back in the fleet, unless an active vehicle took its plate meanwhile. The exit date is kept. */
+export async function restore(db: Database, ctx: AuthContext, uuid: string) {
+  const organizationUuid = requireOrganization(ctx);
+  let plate: string | null = null;
+  const row = await guardPlate(
+    () => plate,
+    withTenant(db, organizationUuid, async (tx) => {
+      const current = await repo.findVehicule(tx, uuid);
+      if (!current) return null;
+      if (!current.archivedAt) return current;
+      plate = current.immatriculation;
+      if (plate && (await repo.findActiveByPlate(tx, organizationUuid, plate, uuid))) throw duplicatePlate(plate);
+      return repo.updateVehicule(tx, uuid, { archivedAt: null });
+    }),
+  );
+  if (!row) throw new NotFoundError(NOT_FOUND);
+  return toVehicule(row);
+}
+
+/** Permanent deletion, for ADMIN and above. */
+export async function hardDelete(db: Database, ctx: AuthContext, uuid: string) {
+  const organizationUuid = requireOrganization(ctx);
+  await withTenant(db, organizationUuid, async (tx) => {
+    if (!(await repo.findVehicule(tx, uuid))) throw new NotFoundError(NOT_FOUND);
+    if (!isAdmin(ctx)) throw new ForbiddenError('Seul un administrateur peut supprimer définitivement un véhicule');
+    await repo.deleteVehicule(tx, uuid);
+  });
+}
+
+/** Bulk category change over the list's filters (drafts excluded); answers how many changed. */
+export async function updateCategory(db: Database, ctx: AuthContext, type: VehiculeTypeCode, query: z.output<typeof UpdateCategoryQuerySchema>) {
+  const organizationUuid = requireOrganization(ctx);
+  // The list's query schema refuses this itself; the bulk change's filter schema does not.
+  if (query.start && query.end && query.start > query.end) {
+    throw invalid([{ path: 'end', message: 'La date de début doit précéder la date de fin' }]);
+  }
+  const updated = await withTenant(db, organizationUuid, (tx) => repo.setCategory(tx, organizationUuid, query, type));
+  return { updated };
+}
