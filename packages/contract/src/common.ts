@@ -96,6 +96,7 @@ export const EmailSchema = z
   .string({ error: "L'adresse e-mail est obligatoire" })
   .trim()
   .toLowerCase()
+  .min(1, { error: "L'adresse e-mail est obligatoire" })
   .pipe(z.email({ error: 'Adresse e-mail invalide' }));
 
 /** Formats an E.164 number the French way: 06 12 34 56 78, or international for other countries. */

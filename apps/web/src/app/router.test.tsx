@@ -94,7 +94,7 @@ describe('routes', () => {
     renderRoutes(routes, '/');
     const ui = userEvent.setup();
     await ui.click(await screen.findByRole('button', { name: 'Se connecter' }));
-    expect(await screen.findByText('Adresse e-mail invalide')).toBeInTheDocument();
+    expect(await screen.findByText("L'adresse e-mail est obligatoire")).toBeInTheDocument();
     expect(screen.getByText('Le mot de passe est obligatoire')).toBeInTheDocument();
 
     await ui.type(screen.getByLabelText(/Adresse e-mail/), 'claire.dupont@demo.fr');
