@@ -30,8 +30,8 @@ SELECT $1::uuid, v.uuid, gu.guarantees[1 + g % 17], 'B' || lpad(g::text, 8, '0')
   (ARRAY['Lyon','Villeurbanne','Vénissieux','Saint-Étienne','Grenoble','Valence','Mâcon','Chambéry','Annecy','Dijon','Paris','Marseille','Toulouse','Nantes','Lille','Bordeaux'])[1 + g % 16],
   g % 5 = 0, g % 50 = 0, g % 3 <> 0, g % 2 = 0, g % 4 <> 0,
   (ARRAY[0,25,50,75,100,NULL]::smallint[])[1 + g % 6],
-  v.immatriculation, (g * 7919) % 1500000, now() - (g % 1000) * interval '1 minute'
+  v.immatriculation, (g::bigint * 7919) % 1500000, now() - (g % 1000) * interval '1 minute'
 FROM generate_series(1, 1000000) g
 JOIN (SELECT uuid, immatriculation, row_number() OVER (ORDER BY uuid) AS rn FROM vehicules WHERE organization_uuid = $1::uuid) v
-  ON v.rn = 1 + (g * 7919) % 100000
+  ON v.rn = 1 + (g::bigint * 7919) % 100000
 CROSS JOIN (SELECT array_agg(uuid ORDER BY position) AS guarantees FROM guarantees) gu;

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
 
@@ -13,6 +13,8 @@ export const drivers = pgTable(
     lastName: text().notNull(),
     email: text(),
     phone: text(),
+    /** Folded text the search runs on (lower case, no accents), kept by PostgreSQL; see decision 004. */
+    searchText: text().generatedAlwaysAs((): SQL => sql`lower(f_unaccent(${drivers.firstName} || ' ' || ${drivers.lastName} || ' ' || coalesce(${drivers.email}, '') || ' ' || coalesce(${drivers.phone}, '')))`),
     archivedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -24,9 +26,6 @@ export const drivers = pgTable(
     index('drivers_org_email_idx').on(t.organizationUuid, t.email, t.uuid),
     index('drivers_org_phone_idx').on(t.organizationUuid, t.phone, t.uuid),
     index('drivers_org_created_idx').on(t.organizationUuid, t.createdAt, t.uuid),
-    index('drivers_search_trgm_idx').using(
-      'gin',
-      sql`f_unaccent(${t.firstName} || ' ' || ${t.lastName} || ' ' || coalesce(${t.email}, '') || ' ' || coalesce(${t.phone}, '')) gin_trgm_ops`,
-    ),
+    index('drivers_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { drivers } from './drivers.js';
 import { organizations } from './organizations.js';
@@ -34,6 +34,8 @@ export const sinisters = pgTable(
     immatriculation: text(),
     /** Paid amounts and reserves, in cents: never a float. */
     totalCostCents: bigint({ mode: 'number' }).notNull().default(0),
+    /** Folded text the search runs on (lower case, no accents), kept by PostgreSQL; see decision 004. */
+    searchText: text().generatedAlwaysAs((): SQL => sql`lower(f_unaccent(coalesce(${sinisters.sinisterIntermediateRef}, '') || ' ' || coalesce(${sinisters.immatriculation}, '') || ' ' || coalesce(${sinisters.city}, '')))`),
     archivedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -49,10 +51,7 @@ export const sinisters = pgTable(
     index('sinisters_org_created_idx').on(t.organizationUuid, t.createdAt, t.uuid),
     index('sinisters_vehicule_idx').on(t.vehiculeUuid),
     index('sinisters_driver_idx').on(t.driverUuid),
-    index('sinisters_search_trgm_idx').using(
-      'gin',
-      sql`f_unaccent(coalesce(${t.sinisterIntermediateRef}, '') || ' ' || coalesce(${t.immatriculation}, '') || ' ' || coalesce(${t.city}, '')) gin_trgm_ops`,
-    ),
+    index('sinisters_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { date, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
 
@@ -18,6 +18,8 @@ export const vehicules = pgTable(
     exitDate: date({ mode: 'string' }),
     /** Normalised plate; null while the vehicle is a draft (create-empty). */
     immatriculation: text(),
+    /** Folded text the search runs on (lower case, no accents), kept by PostgreSQL; see decision 004. */
+    searchText: text().generatedAlwaysAs((): SQL => sql`lower(f_unaccent(coalesce(${vehicules.immatriculation}, '') || ' ' || coalesce(${vehicules.brand}, '') || ' ' || coalesce(${vehicules.model}, '')))`),
     archivedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -36,9 +38,6 @@ export const vehicules = pgTable(
     index('vehicules_org_exit_idx').on(t.organizationUuid, t.exitDate, t.uuid),
     index('vehicules_org_created_idx').on(t.organizationUuid, t.createdAt, t.uuid),
     index('vehicules_drafts_idx').on(t.createdAt).where(sql`${t.immatriculation} is null`),
-    index('vehicules_search_trgm_idx').using(
-      'gin',
-      sql`f_unaccent(coalesce(${t.immatriculation}, '') || ' ' || coalesce(${t.brand}, '') || ' ' || coalesce(${t.model}, '')) gin_trgm_ops`,
-    ),
+    index('vehicules_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );

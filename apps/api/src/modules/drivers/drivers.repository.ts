@@ -4,12 +4,9 @@ import type { ListDriversQuerySchema } from '@flotte/contract';
 import { archiveCondition, orderBy, readCounts } from '../../db/registers.js';
 import type { Tx } from '../../db/scope.js';
 import { drivers } from '../../db/schema/drivers.js';
-import { likePattern } from '../../db/search.js';
+import { searchTextMatches } from '../../db/search.js';
 
 type ListQuery = z.output<typeof ListDriversQuerySchema>;
-
-// The same expression as the trigram index drivers_search_trgm_idx, so the index serves the search.
-const searchable = sql`f_unaccent(${drivers.firstName} || ' ' || ${drivers.lastName} || ' ' || coalesce(${drivers.email}, '') || ' ' || coalesce(${drivers.phone}, ''))`;
 
 const sortColumns = {
   lastName: sql`lower(f_unaccent(${drivers.lastName}))`,
@@ -28,8 +25,7 @@ function phoneDigits(search: string): string | null {
 
 function searchCondition(search: string): SQL {
   const digits = phoneDigits(search);
-  const text = sql`${searchable} ilike f_unaccent(${likePattern(search)})`;
-  return digits ? sql`(${text} or ${drivers.phone} like ${`%${digits}%`})` : text;
+  return digits ? searchTextMatches(drivers.searchText, search, digits) : searchTextMatches(drivers.searchText, search);
 }
 
 export async function listDrivers(tx: Tx, organizationUuid: string, query: ListQuery) {

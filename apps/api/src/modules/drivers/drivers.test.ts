@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, TransactionRollbackError } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drivers } from '../../db/schema/drivers.js';
+import { searchTextMatches } from '../../db/search.js';
 import { createDrivers, createOrganization, createUser, linkUser } from '../../seed/factories.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 
@@ -241,5 +242,47 @@ describe('PATCH, archive, restore and delete', () => {
   it('answers 400 for a malformed uuid and 401 without a token', async () => {
     expect((await t.as(user, { method: 'PATCH', url: '/api/driver/123', payload: {} })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/api/driver' })).statusCode).toBe(401);
+  });
+});
+
+describe('search under row-level security (decision 004)', () => {
+  /**
+   * Which plans the tenant role may use for a search, with the per-organization b-trees out of the
+   * way (dropped inside a transaction that is rolled back): the trigram index, or only a scan.
+   */
+  async function tenantSearchPlan(leakproof: boolean) {
+    let plan = '';
+    await t.database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`reset role`);
+        await tx.execute(sql.raw(`alter function pg_catalog.texticlike(text, text) ${leakproof ? '' : 'not '}leakproof`));
+        await tx.execute(
+          sql`drop index drivers_org_created_idx, drivers_org_phone_idx, drivers_org_email_idx, drivers_org_first_name_idx, drivers_org_last_name_idx`,
+        );
+        await tx.execute(sql`select set_config('role', 'flotte_app', true), set_config('app.org_id', ${orgA.uuid}, true)`);
+        await tx.execute(sql`set local enable_seqscan = off`);
+        const result = (await tx.execute(
+          sql`explain select uuid from ${drivers} where ${drivers.organizationUuid} = ${orgA.uuid} and ${searchTextMatches(drivers.searchText, 'ecuyer')}`,
+        )) as { rows: Record<string, string>[] };
+        plan = result.rows.map((row) => Object.values(row)[0]).join('\n');
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof TransactionRollbackError)) throw error;
+      });
+    return plan;
+  }
+
+  it('lets the tenant role use the trigram index (texticlike is leakproof), which it could not otherwise', async () => {
+    expect(await tenantSearchPlan(true)).toContain('drivers_search_trgm_idx');
+    expect(await tenantSearchPlan(false)).not.toContain('drivers_search_trgm_idx');
+    // The rolled-back experiment left the migration's setting in place.
+    const leakproof = await t.seed(async (tx) => {
+      const result = (await tx.execute(sql`select proleakproof from pg_proc where oid = 'pg_catalog.texticlike(text, text)'::regprocedure`)) as {
+        rows: { proleakproof: boolean }[];
+      };
+      return result.rows[0]!.proleakproof;
+    });
+    expect(leakproof).toBe(true);
   });
 });

@@ -6,12 +6,9 @@ import type { Tx } from '../../db/scope.js';
 import { drivers } from '../../db/schema/drivers.js';
 import { guarantees, sinisters } from '../../db/schema/sinisters.js';
 import { vehicules } from '../../db/schema/vehicules.js';
-import { likePattern } from '../../db/search.js';
+import { searchTextMatches } from '../../db/search.js';
 
 type ListQuery = z.output<typeof ListSinistersQuerySchema>;
-
-// The same expression as the trigram index sinisters_search_trgm_idx, so the index serves the search.
-const searchable = sql`f_unaccent(coalesce(${sinisters.sinisterIntermediateRef}, '') || ' ' || coalesce(${sinisters.immatriculation}, '') || ' ' || coalesce(${sinisters.city}, ''))`;
 
 // Each key has its (organization_uuid, key, uuid) index in migration 0003.
 const sortColumns = {
@@ -30,10 +27,7 @@ const sortColumns = {
  * within what the trigram index can serve.
  */
 function searchCondition(search: string): SQL {
-  const text = sql`${searchable} ilike f_unaccent(${likePattern(search)})`;
-  const plate = normalizePlate(search);
-  if (plate === '' || plate === search.toUpperCase()) return text;
-  return sql`(${text} or ${searchable} ilike f_unaccent(${likePattern(plate)}))`;
+  return searchTextMatches(sinisters.searchText, search, normalizePlate(search));
 }
 
 /** showDeclared alone: declared only; showNotDeclared alone: the others; both or neither: all. */

@@ -5,13 +5,10 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { archiveCondition, orderBy, readCounts } from '../../db/registers.js';
 import type { Tx } from '../../db/scope.js';
 import { vehicules } from '../../db/schema/vehicules.js';
-import { likePattern } from '../../db/search.js';
+import { searchTextMatches } from '../../db/search.js';
 
 type FilterQuery = z.output<typeof UpdateCategoryQuerySchema>;
 type ListQuery = z.output<typeof ListVehiculesQuerySchema>;
-
-// The same expression as the trigram index vehicules_search_trgm_idx, so the index serves the search.
-const searchable = sql`f_unaccent(coalesce(${vehicules.immatriculation}, '') || ' ' || coalesce(${vehicules.brand}, '') || ' ' || coalesce(${vehicules.model}, ''))`;
 
 const sortColumns: Record<(typeof VEHICULE_SORT_COLUMNS)[number], SQL | PgColumn> = {
   immatriculation: vehicules.immatriculation,
@@ -30,10 +27,7 @@ const sortColumns: Record<(typeof VEHICULE_SORT_COLUMNS)[number], SQL | PgColumn
  * expression (it contains the plate), so the trigram index serves each branch of the OR.
  */
 function searchCondition(search: string): SQL {
-  const text = sql`${searchable} ilike f_unaccent(${likePattern(search)})`;
-  const plate = normalizePlate(search);
-  if (plate === '' || plate === search.toUpperCase()) return text;
-  return sql`(${text} or ${searchable} ilike f_unaccent(${likePattern(plate)}))`;
+  return searchTextMatches(vehicules.searchText, search, normalizePlate(search));
 }
 
 /** What the list shows and the bulk category change touches: never a draft (no plate yet). */
