@@ -34,11 +34,16 @@ async function prepareDatabase(): Promise<string> {
   if (exists && process.env.BENCH_RESEED !== 'true') {
     const probe = new pg.Client({ connectionString: url });
     await probe.connect();
-    const seeded = await probe.query("SELECT 1 FROM users WHERE email = 'bench@flotte.fr'").catch(() => ({ rowCount: 0 }));
+    // Complete only if the last step (the claims) went through; a half-seeded base is recreated.
+    const seeded = await probe
+      .query<{ n: string }>('SELECT count(*) AS n FROM sinisters')
+      .then((r) => Number(r.rows[0]?.n) === 1_000_000)
+      .catch(() => false);
     await probe.end();
-    if (seeded.rowCount === 1) {
+    if (seeded) {
       await admin.end();
       console.log(`Base ${DB_NAME} déjà remplie : réutilisée (BENCH_RESEED=true pour la recréer).`);
+      await (await openPostgres(url, { max: 1 })).close();
       return url;
     }
   }

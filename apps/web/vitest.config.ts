@@ -11,6 +11,8 @@ export default mergeConfig(
       restoreMocks: true,
       unstubGlobals: true,
       css: false,
+      // Typing with user-event on a 2-core machine that also runs the API suite is slow, not stuck.
+      testTimeout: 20_000,
     },
   }),
 );
