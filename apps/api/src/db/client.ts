@@ -17,10 +17,20 @@ import * as reports from './schema/reports.js';
 import * as sinisters from './schema/sinisters.js';
 import * as users from './schema/users.js';
 import * as vehicules from './schema/vehicules.js';
+import { createScopedReadDatabase } from './scoped-reads.js';
 
 export const schema = { ...users, ...environments, ...organizations, ...reports, ...drivers, ...vehicules, ...sinisters };
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+const scopedReadsByDatabase = new WeakMap<Database, Database>();
+function registerScopedReads(db: Database, reads: Database) {
+  scopedReadsByDatabase.set(db, reads);
+}
+/** The single-message read database of a PostgreSQL pool, if any (PGlite has none). */
+export function scopedReadsOf(db: Database): Database | undefined {
+  return scopedReadsByDatabase.get(db);
+}
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
@@ -36,6 +46,8 @@ export type DatabaseHandle = {
   pglite?: PGlite;
   /** Only for tests and benchmarks: the raw pg pool. */
   pool?: pg.Pool;
+  /** PostgreSQL only: a drizzle database whose queries each carry their scope (db/scoped-reads.ts). */
+  scopedReads?: Database;
 };
 
 type Logger = { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
@@ -73,7 +85,9 @@ export async function openPostgres(
     client.query(`SET ROLE ${APP_ROLE}`).catch((err: unknown) => options.logger?.error({ err }, 'SET ROLE failed'));
   });
   const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Database;
-  return { db, kind: 'postgres', close: () => pool.end(), pool };
+  const scopedReads = createScopedReadDatabase(pool, schema) as unknown as Database;
+  registerScopedReads(db, scopedReads);
+  return { db, kind: 'postgres', close: () => pool.end(), pool, scopedReads };
 }
 
 /** Embedded PGlite: files in dataDir, or a copy of a dumped database (tests). */

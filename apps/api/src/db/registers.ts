@@ -31,3 +31,24 @@ export async function readCounts(tx: Tx, organizationUuid: string, register: 'dr
     .where(and(eq(registerCounts.organizationUuid, organizationUuid), eq(registerCounts.register, register)));
   return { nbInActivity: Number(row?.active ?? 0), nbOfArchived: Number(row?.archived ?? 0) };
 }
+
+/**
+ * One page of a register: the rows, the maintained counts and the total, fetched side by side.
+ * Without a search or filter the total is the maintained count (no count(*) over the register).
+ */
+export async function registerPage<Row>(
+  tx: Tx,
+  organizationUuid: string,
+  register: 'drivers' | 'vehicules' | 'sinisters',
+  query: { withArchived?: boolean; onlyArchived?: boolean },
+  parts: { rows: Promise<Row[]>; filtered: boolean; count: () => Promise<number> },
+) {
+  const [rows, counts, filteredTotal] = await Promise.all([
+    parts.rows,
+    readCounts(tx, organizationUuid, register),
+    parts.filtered ? parts.count() : Promise.resolve(null),
+  ]);
+  const total =
+    filteredTotal ?? (query.onlyArchived ? counts.nbOfArchived : query.withArchived ? counts.nbInActivity + counts.nbOfArchived : counts.nbInActivity);
+  return { rows, total, counts };
+}

@@ -1,7 +1,7 @@
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ListDriversQuerySchema } from '@flotte/contract';
-import { archiveCondition, orderBy, readCounts } from '../../db/registers.js';
+import { archiveCondition, orderBy, registerPage } from '../../db/registers.js';
 import type { Tx } from '../../db/scope.js';
 import { drivers } from '../../db/schema/drivers.js';
 import { searchTextMatches } from '../../db/search.js';
@@ -34,23 +34,17 @@ export async function listDrivers(tx: Tx, organizationUuid: string, query: ListQ
     archiveCondition(drivers.archivedAt, query),
     query.search ? searchCondition(query.search) : undefined,
   );
-  const counts = await readCounts(tx, organizationUuid, 'drivers');
-  const rows = await tx
-    .select()
-    .from(drivers)
-    .where(where)
-    .orderBy(...orderBy(query.sortBy, sortColumns, 'lastName', drivers.uuid))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
-  // Without a search the total is the maintained count: no count(*) over the whole register.
-  let total: number;
-  if (!query.search) {
-    total = query.onlyArchived ? counts.nbOfArchived : query.withArchived ? counts.nbInActivity + counts.nbOfArchived : counts.nbInActivity;
-  } else {
-    const [row] = await tx.select({ n: count() }).from(drivers).where(where);
-    total = row?.n ?? 0;
-  }
-  return { rows, total, counts };
+  return registerPage(tx, organizationUuid, 'drivers', query, {
+    rows: tx
+      .select()
+      .from(drivers)
+      .where(where)
+      .orderBy(...orderBy(query.sortBy, sortColumns, 'lastName', drivers.uuid))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    filtered: Boolean(query.search),
+    count: async () => (await tx.select({ n: count() }).from(drivers).where(where))[0]?.n ?? 0,
+  });
 }
 
 export async function findDriver(tx: Tx, uuid: string) {

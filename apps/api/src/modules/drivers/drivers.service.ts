@@ -1,7 +1,7 @@
 import type { CreateDriverBodySchema, Driver, ListDriversQuerySchema, UpdateDriverBodySchema } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { withTenant } from '../../db/scope.js';
+import { readTenant, withTenant } from '../../db/scope.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
 import { toPage } from '../../lib/pagination.js';
@@ -25,12 +25,12 @@ export function toDriver(row: repo.DriverRow): Driver {
 
 export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListDriversQuerySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  const { rows, total, counts } = await withTenant(db, organizationUuid, (tx) => repo.listDrivers(tx, organizationUuid, query));
+  const { rows, total, counts } = await readTenant(db, organizationUuid, (tx) => repo.listDrivers(tx, organizationUuid, query));
   return { ...toPage(rows.map(toDriver), total, query.page, query.limit), ...counts };
 }
 
 export async function getOne(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await withTenant(db, requireOrganization(ctx), (tx) => repo.findDriver(tx, uuid));
+  const row = await readTenant(db, requireOrganization(ctx), (tx) => repo.findDriver(tx, uuid));
   if (!row) throw new NotFoundError(NOT_FOUND);
   return toDriver(row);
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type ListSinistersQuerySchema, normalizePlate } from '@flotte/contract';
-import { archiveCondition, orderBy, readCounts } from '../../db/registers.js';
+import { archiveCondition, orderBy, registerPage } from '../../db/registers.js';
 import type { Tx } from '../../db/scope.js';
 import { drivers } from '../../db/schema/drivers.js';
 import { guarantees, sinisters } from '../../db/schema/sinisters.js';
@@ -77,21 +77,15 @@ function selectSinisters(tx: Tx) {
 export async function listSinisters(tx: Tx, organizationUuid: string, query: ListQuery) {
   const filters = filterConditions(query);
   const where = and(eq(sinisters.organizationUuid, organizationUuid), archiveCondition(sinisters.archivedAt, query), ...filters);
-  const rows = await selectSinisters(tx)
-    .where(where)
-    .orderBy(...orderBy<keyof typeof sortColumns>(query.sortBy, sortColumns, '-sinisterDate', sinisters.uuid))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
-  // Without a filter the total is the maintained count: no count(*) over the whole register.
-  let total: number;
-  if (filters.length === 0) {
-    const counts = await readCounts(tx, organizationUuid, 'sinisters');
-    total = query.onlyArchived ? counts.nbOfArchived : query.withArchived ? counts.nbInActivity + counts.nbOfArchived : counts.nbInActivity;
-  } else {
-    const [row] = await tx.select({ n: count() }).from(sinisters).where(where);
-    total = row?.n ?? 0;
-  }
-  return { rows, total };
+  return registerPage(tx, organizationUuid, 'sinisters', query, {
+    rows: selectSinisters(tx)
+      .where(where)
+      .orderBy(...orderBy<keyof typeof sortColumns>(query.sortBy, sortColumns, '-sinisterDate', sinisters.uuid))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    filtered: filters.length > 0,
+    count: async () => (await tx.select({ n: count() }).from(sinisters).where(where))[0]?.n ?? 0,
+  });
 }
 
 export type SinisterRow = NonNullable<Awaited<ReturnType<typeof findSinister>>>;

@@ -9,7 +9,7 @@ import {
 } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { type Tx, withTenant } from '../../db/scope.js';
+import { readTenant, type Tx, withTenant } from '../../db/scope.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
 import { toPage } from '../../lib/pagination.js';
@@ -46,17 +46,17 @@ export function toSinister({ sinister, vehicule, driver, guarantee }: repo.Sinis
 }
 
 export async function listGuarantees(db: Database, ctx: AuthContext): Promise<Guarantee[]> {
-  return withTenant(db, requireOrganization(ctx), (tx) => repo.listGuarantees(tx));
+  return readTenant(db, requireOrganization(ctx), (tx) => repo.listGuarantees(tx));
 }
 
 export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListSinistersQuerySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  const { rows, total } = await withTenant(db, organizationUuid, (tx) => repo.listSinisters(tx, organizationUuid, query));
+  const { rows, total } = await readTenant(db, organizationUuid, (tx) => repo.listSinisters(tx, organizationUuid, query));
   return toPage(rows.map(toSinister), total, query.page, query.limit);
 }
 
 export async function getOne(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await withTenant(db, requireOrganization(ctx), (tx) => repo.findSinister(tx, uuid));
+  const row = await readTenant(db, requireOrganization(ctx), (tx) => repo.findSinister(tx, uuid));
   if (!row) throw new NotFoundError(NOT_FOUND);
   return toSinister(row);
 }

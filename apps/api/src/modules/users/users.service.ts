@@ -1,7 +1,7 @@
 import type { UpdateUserBodySchema, User } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { type Tx, withSystem } from '../../db/scope.js';
+import { readSystem, type Tx, withSystem } from '../../db/scope.js';
 import { NotFoundError } from '../../errors.js';
 import { type AuthContext, isRoot, managesEnvironment } from '../../lib/auth-context.js';
 import { findOrganizationEnvironment } from '../organizations/organizations.service.js';
@@ -42,7 +42,7 @@ export async function getProfile(db: Database, userUuid: string): Promise<User> 
 }
 
 export async function loadContext(db: Database, userUuid: string): Promise<AuthContext | null> {
-  const row = await withSystem(db, (tx) => repo.findContext(tx, userUuid));
+  const row = await readSystem(db, (tx) => repo.findContext(tx, userUuid));
   if (!row) return null;
   return {
     userUuid: row.uuid,

@@ -2,7 +2,7 @@ import { and, count, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, or, type 
 import type { z } from 'zod';
 import { type ListVehiculesQuerySchema, normalizePlate, type UpdateCategoryQuerySchema, type VEHICULE_SORT_COLUMNS, type VehiculeTypeCode } from '@flotte/contract';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { archiveCondition, orderBy, readCounts } from '../../db/registers.js';
+import { archiveCondition, orderBy, registerPage } from '../../db/registers.js';
 import type { Tx } from '../../db/scope.js';
 import { vehicules } from '../../db/schema/vehicules.js';
 import { searchTextMatches } from '../../db/search.js';
@@ -46,23 +46,17 @@ function filterCondition(organizationUuid: string, query: FilterQuery): SQL | un
 
 export async function listVehicules(tx: Tx, organizationUuid: string, query: ListQuery) {
   const where = filterCondition(organizationUuid, query);
-  const counts = await readCounts(tx, organizationUuid, 'vehicules');
-  const rows = await tx
-    .select()
-    .from(vehicules)
-    .where(where)
-    .orderBy(...orderBy(query.sortBy, sortColumns, 'immatriculation', vehicules.uuid))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
-  // Without search or filter the total is the maintained count: no count(*) over the whole register.
-  let total: number;
-  if (!query.search && !query.types && !query.start && !query.end) {
-    total = query.onlyArchived ? counts.nbOfArchived : query.withArchived ? counts.nbInActivity + counts.nbOfArchived : counts.nbInActivity;
-  } else {
-    const [row] = await tx.select({ n: count() }).from(vehicules).where(where);
-    total = row?.n ?? 0;
-  }
-  return { rows, total, counts };
+  return registerPage(tx, organizationUuid, 'vehicules', query, {
+    rows: tx
+      .select()
+      .from(vehicules)
+      .where(where)
+      .orderBy(...orderBy(query.sortBy, sortColumns, 'immatriculation', vehicules.uuid))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    filtered: Boolean(query.search || query.types || query.start || query.end),
+    count: async () => (await tx.select({ n: count() }).from(vehicules).where(where))[0]?.n ?? 0,
+  });
 }
 
 export async function findVehicule(tx: Tx, uuid: string) {

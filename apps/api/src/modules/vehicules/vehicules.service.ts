@@ -13,7 +13,7 @@ import {
 } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { withTenant } from '../../db/scope.js';
+import { readTenant, withTenant } from '../../db/scope.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
 import { toPage } from '../../lib/pagination.js';
@@ -100,12 +100,12 @@ async function guardPlate<T>(plate: () => string | null | undefined, work: Promi
 
 export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListVehiculesQuerySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  const { rows, total, counts } = await withTenant(db, organizationUuid, (tx) => repo.listVehicules(tx, organizationUuid, query));
+  const { rows, total, counts } = await readTenant(db, organizationUuid, (tx) => repo.listVehicules(tx, organizationUuid, query));
   return { ...toPage(rows.map(toVehicule), total, query.page, query.limit), ...counts };
 }
 
 export async function getOne(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await withTenant(db, requireOrganization(ctx), (tx) => repo.findVehicule(tx, uuid));
+  const row = await readTenant(db, requireOrganization(ctx), (tx) => repo.findVehicule(tx, uuid));
   if (!row) throw new NotFoundError(NOT_FOUND);
   return toVehicule(row);
 }
