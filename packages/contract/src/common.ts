@@ -41,8 +41,13 @@ export function pageSchema<T extends z.ZodType>(item: T) {
     page: z.number().int(),
     nbOfPages: z.number().int(),
     total: z.number().int(),
+    /** True when a search or filter matched more than COUNT_CAP rows: total is then COUNT_CAP ("plus de …"). */
+    totalIsCapped: z.boolean().optional(),
   });
 }
+
+/** Filtered lists count at most this many rows: an exact count of a million claims costs seconds. */
+export const COUNT_CAP = 1000;
 
 export const ErrorDetailSchema = z.object({ path: z.string(), message: z.string() });
 

@@ -78,12 +78,11 @@ export async function openPostgres(
     idleTimeoutMillis: 30_000,
     statement_timeout: 15_000,
     idle_in_transaction_session_timeout: 30_000,
+    // Every session starts as the role that owns nothing (startup option: no extra query).
+    options: `-c role=${APP_ROLE}`,
   });
   // Without this handler a PostgreSQL restart crashes the process.
   pool.on('error', (err) => options.logger?.error({ err }, 'PostgreSQL pool error'));
-  pool.on('connect', (client) => {
-    client.query(`SET ROLE ${APP_ROLE}`).catch((err: unknown) => options.logger?.error({ err }, 'SET ROLE failed'));
-  });
   const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Database;
   const scopedReads = createScopedReadDatabase(pool, schema) as unknown as Database;
   registerScopedReads(db, scopedReads);

@@ -1,5 +1,6 @@
-import { and, desc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { COUNT_CAP } from '@flotte/contract';
+import { and, count, desc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { Tx } from './scope.js';
 import { registerCounts } from './schema/sinisters.js';
 
@@ -34,21 +35,29 @@ export async function readCounts(tx: Tx, organizationUuid: string, register: 'dr
 
 /**
  * One page of a register: the rows, the maintained counts and the total, fetched side by side.
- * Without a search or filter the total is the maintained count (no count(*) over the register).
+ * Without a search or filter the total is the maintained count (no count(*) over the register);
+ * with one, rows are counted up to COUNT_CAP (an exact count of a million claims costs seconds).
  */
 export async function registerPage<Row>(
   tx: Tx,
   organizationUuid: string,
   register: 'drivers' | 'vehicules' | 'sinisters',
   query: { withArchived?: boolean; onlyArchived?: boolean },
-  parts: { rows: Promise<Row[]>; filtered: boolean; count: () => Promise<number> },
+  parts: { rows: Promise<Row[]>; filtered: boolean; matching: (tx: Tx) => PgSelect },
 ) {
   const [rows, counts, filteredTotal] = await Promise.all([
     parts.rows,
     readCounts(tx, organizationUuid, register),
-    parts.filtered ? parts.count() : Promise.resolve(null),
+    parts.filtered ? countCapped(tx, parts.matching(tx)) : Promise.resolve(null),
   ]);
-  const total =
-    filteredTotal ?? (query.onlyArchived ? counts.nbOfArchived : query.withArchived ? counts.nbInActivity + counts.nbOfArchived : counts.nbInActivity);
-  return { rows, total, counts };
+  if (filteredTotal !== null) {
+    return { rows, total: Math.min(filteredTotal, COUNT_CAP), totalIsCapped: filteredTotal > COUNT_CAP, counts };
+  }
+  const total = query.onlyArchived ? counts.nbOfArchived : query.withArchived ? counts.nbInActivity + counts.nbOfArchived : counts.nbInActivity;
+  return { rows, total, totalIsCapped: false, counts };
+}
+
+async function countCapped(tx: Tx, matching: PgSelect): Promise<number> {
+  const [row] = await tx.select({ n: count() }).from(matching.limit(COUNT_CAP + 1).as('matching'));
+  return row?.n ?? 0;
 }

@@ -1,4 +1,4 @@
-import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ListDriversQuerySchema } from '@flotte/contract';
 import { archiveCondition, orderBy, registerPage } from '../../db/registers.js';
@@ -43,7 +43,7 @@ export async function listDrivers(tx: Tx, organizationUuid: string, query: ListQ
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     filtered: Boolean(query.search),
-    count: async () => (await tx.select({ n: count() }).from(drivers).where(where))[0]?.n ?? 0,
+    matching: (t) => t.select({ uuid: drivers.uuid }).from(drivers).where(where).$dynamic(),
   });
 }
 

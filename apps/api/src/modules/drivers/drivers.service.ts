@@ -25,8 +25,8 @@ export function toDriver(row: repo.DriverRow): Driver {
 
 export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListDriversQuerySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  const { rows, total, counts } = await readTenant(db, organizationUuid, (tx) => repo.listDrivers(tx, organizationUuid, query));
-  return { ...toPage(rows.map(toDriver), total, query.page, query.limit), ...counts };
+  const { rows, total, totalIsCapped, counts } = await readTenant(db, organizationUuid, (tx) => repo.listDrivers(tx, organizationUuid, query));
+  return { ...toPage(rows.map(toDriver), total, query.page, query.limit, totalIsCapped), ...counts };
 }
 
 export async function getOne(db: Database, ctx: AuthContext, uuid: string) {

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type ListSinistersQuerySchema, normalizePlate } from '@flotte/contract';
 import { archiveCondition, orderBy, registerPage } from '../../db/registers.js';
@@ -84,7 +84,7 @@ export async function listSinisters(tx: Tx, organizationUuid: string, query: Lis
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     filtered: filters.length > 0,
-    count: async () => (await tx.select({ n: count() }).from(sinisters).where(where))[0]?.n ?? 0,
+    matching: (t) => t.select({ uuid: sinisters.uuid }).from(sinisters).where(where).$dynamic(),
   });
 }
 

@@ -51,8 +51,8 @@ export async function listGuarantees(db: Database, ctx: AuthContext): Promise<Gu
 
 export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListSinistersQuerySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  const { rows, total } = await readTenant(db, organizationUuid, (tx) => repo.listSinisters(tx, organizationUuid, query));
-  return toPage(rows.map(toSinister), total, query.page, query.limit);
+  const { rows, total, totalIsCapped } = await readTenant(db, organizationUuid, (tx) => repo.listSinisters(tx, organizationUuid, query));
+  return toPage(rows.map(toSinister), total, query.page, query.limit, totalIsCapped);
 }
 
 export async function getOne(db: Database, ctx: AuthContext, uuid: string) {

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type ListVehiculesQuerySchema, normalizePlate, type UpdateCategoryQuerySchema, type VEHICULE_SORT_COLUMNS, type VehiculeTypeCode } from '@flotte/contract';
 import type { PgColumn } from 'drizzle-orm/pg-core';
@@ -55,7 +55,7 @@ export async function listVehicules(tx: Tx, organizationUuid: string, query: Lis
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     filtered: Boolean(query.search || query.types || query.start || query.end),
-    count: async () => (await tx.select({ n: count() }).from(vehicules).where(where))[0]?.n ?? 0,
+    matching: (t) => t.select({ uuid: vehicules.uuid }).from(vehicules).where(where).$dynamic(),
   });
 }
 

@@ -100,8 +100,8 @@ async function guardPlate<T>(plate: () => string | null | undefined, work: Promi
 
 export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListVehiculesQuerySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  const { rows, total, counts } = await readTenant(db, organizationUuid, (tx) => repo.listVehicules(tx, organizationUuid, query));
-  return { ...toPage(rows.map(toVehicule), total, query.page, query.limit), ...counts };
+  const { rows, total, totalIsCapped, counts } = await readTenant(db, organizationUuid, (tx) => repo.listVehicules(tx, organizationUuid, query));
+  return { ...toPage(rows.map(toVehicule), total, query.page, query.limit, totalIsCapped), ...counts };
 }
 
 export async function getOne(db: Database, ctx: AuthContext, uuid: string) {
