@@ -254,7 +254,7 @@ describe('search under row-level security (decision 004)', () => {
     let plan = '';
     await t.database.db
       .transaction(async (tx) => {
-        await tx.execute(sql`reset role`);
+        await tx.execute(sql`select set_config('role', session_user, true)`);
         await tx.execute(sql.raw(`alter function pg_catalog.texticlike(text, text) ${leakproof ? '' : 'not '}leakproof`));
         await tx.execute(
           sql`drop index drivers_org_created_idx, drivers_org_phone_idx, drivers_org_email_idx, drivers_org_first_name_idx, drivers_org_last_name_idx`,
