@@ -11,17 +11,24 @@ export function archiveCondition(archivedAt: PgColumn, query: { withArchived?: b
   return isNull(archivedAt);
 }
 
-/** Maps `sortBy` ('name' or '-name', already checked against the allow-list) to ORDER BY, uuid last for a stable page. */
+/**
+ * Maps `sortBy` ('name' or '-name', already checked against the allow-list) to ORDER BY, uuid last
+ * for a stable page. With a search, the sort key is wrapped so that PostgreSQL cannot walk the sort
+ * index filtering row by row (a rare term far down that order means scanning most of the register):
+ * it fetches the matches through the trigram index and sorts them instead.
+ */
 export function orderBy<K extends string>(
   sortBy: string | undefined,
   columns: Record<K, SQL | PgColumn>,
   fallback: `${K}` | `-${K}`,
   tieBreaker: PgColumn,
+  options: { searching?: boolean } = {},
 ): SQL[] {
   const key = sortBy ?? fallback;
   const descending = key.startsWith('-');
   const column = columns[(descending ? key.slice(1) : key) as K];
-  return descending ? [desc(column), desc(tieBreaker)] : [sql`${column} asc`, sql`${tieBreaker} asc`];
+  const sortKey = options.searching ? sql`coalesce(${column}, ${column})` : column;
+  return descending ? [desc(sortKey), desc(tieBreaker)] : [sql`${sortKey} asc`, sql`${tieBreaker} asc`];
 }
 
 /** Active / archived counts of one register, kept by triggers (migration 0004). */

@@ -39,7 +39,7 @@ export async function listDrivers(tx: Tx, organizationUuid: string, query: ListQ
       .select()
       .from(drivers)
       .where(where)
-      .orderBy(...orderBy(query.sortBy, sortColumns, 'lastName', drivers.uuid))
+      .orderBy(...orderBy(query.sortBy, sortColumns, 'lastName', drivers.uuid, { searching: Boolean(query.search) }))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     filtered: Boolean(query.search),

@@ -80,7 +80,7 @@ export async function listSinisters(tx: Tx, organizationUuid: string, query: Lis
   return registerPage(tx, organizationUuid, 'sinisters', query, {
     rows: selectSinisters(tx)
       .where(where)
-      .orderBy(...orderBy<keyof typeof sortColumns>(query.sortBy, sortColumns, '-sinisterDate', sinisters.uuid))
+      .orderBy(...orderBy<keyof typeof sortColumns>(query.sortBy, sortColumns, '-sinisterDate', sinisters.uuid, { searching: Boolean(query.search) }))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     filtered: filters.length > 0,

@@ -51,7 +51,7 @@ export async function listVehicules(tx: Tx, organizationUuid: string, query: Lis
       .select()
       .from(vehicules)
       .where(where)
-      .orderBy(...orderBy(query.sortBy, sortColumns, 'immatriculation', vehicules.uuid))
+      .orderBy(...orderBy(query.sortBy, sortColumns, 'immatriculation', vehicules.uuid, { searching: Boolean(query.search) }))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     filtered: Boolean(query.search || query.types || query.start || query.end),
