@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { authStore } from '../lib/auth-store';
@@ -101,6 +101,30 @@ describe('routes', () => {
     await ui.type(screen.getByLabelText(/^Mot de passe/), 'mauvais');
     await ui.click(screen.getByRole('button', { name: 'Se connecter' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Adresse e-mail ou mot de passe incorrect');
+  });
+
+  it('opens the registers from the menu, the drivers list among them', async () => {
+    mockFetch([
+      organizationUsers,
+      { path: '/api/driver', body: { data: [], page: 1, nbOfPages: 0, total: 0, nbOfArchived: 0, nbInActivity: 0 } },
+    ]);
+    authStore.setSession('token-5', user);
+    const { router } = renderRoutes(routes, '/dashboard');
+    const ui = userEvent.setup();
+    const nav = await screen.findByRole('navigation', { name: 'Menu principal' });
+
+    await ui.click(within(nav).getByRole('link', { name: 'Conducteurs' }));
+    // First visit: the route chunk is transformed on the fly, hence the timeout.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Conducteurs' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/drivers');
+    expect(await screen.findByText('Aucun conducteur pour le moment. Ajoutez votre premier conducteur.')).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Conducteurs — FlotteAssur'));
+
+    await ui.click(within(nav).getByRole('link', { name: 'Véhicules' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Véhicules' }, { timeout: 5000 })).toBeInTheDocument();
+    await ui.click(within(nav).getByRole('link', { name: 'Sinistres' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sinistres' }, { timeout: 5000 })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Sinistres — FlotteAssur'));
   });
 
   it('offers links to password recovery and account creation', async () => {

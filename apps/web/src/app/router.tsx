@@ -31,6 +31,9 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'dashboard', lazy: lazyComponent(() => import('./routes/app/dashboard')) },
           { path: 'account', lazy: lazyComponent(() => import('./routes/app/account')) },
+          { path: 'drivers', lazy: lazyComponent(() => import('./routes/app/drivers')) },
+          { path: 'vehicules', lazy: lazyComponent(() => import('./routes/app/vehicules')) },
+          { path: 'sinisters', lazy: lazyComponent(() => import('./routes/app/sinisters')) },
         ],
       },
       // The root layout (./layouts/root-layout) mounts here with /root/spaces in its own issue.

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatDate, formatPhone } from './format';
+import { formatDate, formatEuros, formatPhone, formatPlate } from './format';
 
 describe('French formatters', () => {
   it('formats dates as dd/mm/yyyy', () => {
     expect(formatDate('2025-03-07T10:00:00.000Z')).toBe('07/03/2025');
+    expect(formatDate('2024-02-29')).toBe('29/02/2024');
     expect(formatDate(new Date(2024, 11, 31))).toBe('31/12/2024');
     expect(formatDate(null)).toBe('');
     expect(formatDate('pas une date')).toBe('');
@@ -11,13 +12,18 @@ describe('French formatters', () => {
 
   it('formats amounts the French way', () => {
     // Intl uses a narrow no-break space for thousands and a no-break space before the sign.
-    expect(formatAmount(1234.56).replace(/\s/g, ' ')).toBe('1 234,56 €');
-    expect(formatAmount(0).replace(/\s/g, ' ')).toBe('0,00 €');
-    expect(formatAmount(null)).toBe('');
+    expect(formatEuros(1234.56).replace(/\s/g, ' ')).toBe('1 234,56 €');
+    expect(formatEuros(0).replace(/\s/g, ' ')).toBe('0,00 €');
+    expect(formatEuros(null)).toBe('');
   });
 
   it('formats E.164 phones as French numbers', () => {
     expect(formatPhone('+33612345678')).toBe('06 12 34 56 78');
     expect(formatPhone(null)).toBe('');
+  });
+
+  it('formats plates as printed on them', () => {
+    expect(formatPlate('AB123CD')).toBe('AB-123-CD');
+    expect(formatPlate(null)).toBe('');
   });
 });

@@ -1,4 +1,4 @@
-import type { Organization, OrganizationUser, User } from '@flotte/contract';
+import type { Driver, Organization, OrganizationUser, User } from '@flotte/contract';
 
 export const ORG_A: Organization = {
   uuid: '0b6f3a4e-1f4c-4a57-9a53-6f3e2a1d0001',
@@ -42,4 +42,36 @@ export function makeLink(user: User, organization: Organization, uuid: string): 
 
 export function page<T>(data: T[]) {
   return { data, page: 1, nbOfPages: 1, total: data.length };
+}
+
+let driverSeq = 0;
+
+/** A driver as GET /api/driver answers it; the uuid is unique unless given. */
+export function makeDriver(overrides: Partial<Driver> = {}): Driver {
+  driverSeq += 1;
+  return {
+    uuid: `d0000000-0000-4000-8000-${String(driverSeq).padStart(12, '0')}`,
+    firstName: 'Élodie',
+    lastName: 'Écuyer',
+    email: 'elodie.ecuyer@transports-martin.fr',
+    phone: '+33612345678',
+    documents: [],
+    isArchived: false,
+    archivedAt: null,
+    createdAt: '2025-01-15T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** One page of a register list with its archive counts. */
+export function registerPage<T>(data: T[], extra: { page?: number; total?: number; nbOfArchived?: number; nbInActivity?: number } = {}) {
+  const total = extra.total ?? data.length;
+  return {
+    data,
+    page: extra.page ?? 1,
+    nbOfPages: Math.max(1, Math.ceil(total / 10)),
+    total,
+    nbOfArchived: extra.nbOfArchived ?? 0,
+    nbInActivity: extra.nbInActivity ?? total,
+  };
 }

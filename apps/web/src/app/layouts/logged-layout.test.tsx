@@ -18,7 +18,7 @@ function renderShell(user = makeUser(), links = [makeLink(user, ORG_A, '7e000000
 }
 
 describe('logged layout', () => {
-  it('lists the menu in SPEC order, only Tableau de bord navigable, the others locked with À venir', async () => {
+  it('lists the menu in SPEC order, the registers navigable, the others locked with À venir', async () => {
     renderShell();
     const nav = await screen.findByRole('navigation', { name: 'Menu principal' });
     const items = within(nav).getAllByRole('listitem');
@@ -31,10 +31,14 @@ describe('logged layout', () => {
       'Alertes prévention',
       'Paramètres',
     ]);
-    expect(within(nav).getByRole('link', { name: 'Tableau de bord' })).toHaveAttribute('href', '/dashboard');
-    expect(within(nav).getAllByRole('link')).toHaveLength(1);
+    expect(within(nav).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Tableau de bord', '/dashboard'],
+      ['Sinistres', '/sinisters'],
+      ['Conducteurs', '/drivers'],
+      ['Véhicules', '/vehicules'],
+    ]);
     const locked = items.filter((item) => item.getAttribute('aria-disabled') === 'true');
-    expect(locked).toHaveLength(6);
+    expect(locked).toHaveLength(3);
     for (const item of locked) expect(item).toHaveTextContent('À venir');
     expect(screen.queryByText('Superadmin')).not.toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Menu root' })).not.toBeInTheDocument();

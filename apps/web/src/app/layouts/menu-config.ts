@@ -23,9 +23,9 @@ export type MenuEntry = Readonly<{
 /** Sidebar menu, in the order of SPEC section 2. */
 export const MAIN_MENU: readonly MenuEntry[] = [
   { label: 'Tableau de bord', to: '/dashboard', icon: DashboardOutlined, locked: false },
-  { label: 'Sinistres', to: '/sinisters', icon: CarCrashOutlined, locked: true },
-  { label: 'Conducteurs', to: '/drivers', icon: BadgeOutlined, locked: true },
-  { label: 'Véhicules', to: '/vehicules', icon: DirectionsCarOutlined, locked: true },
+  { label: 'Sinistres', to: '/sinisters', icon: CarCrashOutlined, locked: false },
+  { label: 'Conducteurs', to: '/drivers', icon: BadgeOutlined, locked: false },
+  { label: 'Véhicules', to: '/vehicules', icon: DirectionsCarOutlined, locked: false },
   { label: 'Gestion documentaire', to: '/ged', icon: FolderOpenOutlined, locked: true },
   { label: 'Alertes prévention', to: '/alerts', icon: NotificationsActiveOutlined, locked: true },
   { label: 'Paramètres', to: '/parameters', icon: SettingsOutlined, locked: true },
