@@ -19,7 +19,7 @@ export function archiveCondition(archivedAt: PgColumn, query: { withArchived?: b
  */
 export function orderBy<K extends string>(
   sortBy: string | undefined,
-  columns: Record<K, SQL | PgColumn>,
+  columns: Record<K, SQL | PgColumn | (SQL | PgColumn)[]>,
   fallback: `${K}` | `-${K}`,
   tieBreaker: PgColumn,
   options: { searching?: boolean } = {},
@@ -27,8 +27,12 @@ export function orderBy<K extends string>(
   const key = sortBy ?? fallback;
   const descending = key.startsWith('-');
   const column = columns[(descending ? key.slice(1) : key) as K];
-  const sortKey = options.searching ? sql`coalesce(${column}, ${column})` : column;
-  return descending ? [desc(sortKey), desc(tieBreaker)] : [sql`${sortKey} asc`, sql`${tieBreaker} asc`];
+  // A column may bring its own next keys (surname, then first name) before the uuid.
+  const keys = [...(Array.isArray(column) ? column : [column]), tieBreaker];
+  return keys.map((k, i) => {
+    const sortKey = options.searching && i === 0 ? sql`coalesce(${k}, ${k})` : k;
+    return descending ? desc(sortKey) : sql`${sortKey} asc`;
+  });
 }
 
 /** Active / archived counts of one register, kept by triggers (migration 0004). */

@@ -9,8 +9,8 @@ import { searchTextMatches } from '../../db/search.js';
 type ListQuery = z.output<typeof ListDriversQuerySchema>;
 
 const sortColumns = {
-  lastName: sql`lower(f_unaccent(${drivers.lastName}))`,
-  firstName: sql`lower(f_unaccent(${drivers.firstName}))`,
+  lastName: [sql`lower(f_unaccent(${drivers.lastName}))`, sql`lower(f_unaccent(${drivers.firstName}))`],
+  firstName: [sql`lower(f_unaccent(${drivers.firstName}))`, sql`lower(f_unaccent(${drivers.lastName}))`],
   email: drivers.email,
   phone: drivers.phone,
   createdAt: drivers.createdAt,

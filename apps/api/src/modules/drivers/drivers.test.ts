@@ -105,6 +105,18 @@ describe('GET /api/driver', () => {
     expect(body.data[0].lastName).toBe(firstLastName);
   });
 
+  it('orders namesakes by first name, in both directions', async () => {
+    const created = [];
+    for (const firstName of ['Bruno', 'Alain']) {
+      created.push((await t.as(user, { method: 'POST', url: '/api/driver', payload: { firstName, lastName: 'Martin' } })).json().uuid);
+    }
+    const ascending = (await get(user, '?search=martin&limit=100')).json().data.filter((d: { lastName: string }) => d.lastName === 'Martin');
+    expect(ascending.map((d: { firstName: string }) => d.firstName)).toEqual(['Alain', 'Bruno', 'Zoé']);
+    const descending = (await get(user, '?search=martin&sortBy=-lastName&limit=100')).json().data.filter((d: { lastName: string }) => d.lastName === 'Martin');
+    expect(descending.map((d: { firstName: string }) => d.firstName)).toEqual(['Zoé', 'Bruno', 'Alain']);
+    for (const uuid of created) await t.as(admin, { method: 'DELETE', url: `/api/driver/${uuid}/hard` });
+  });
+
   it('sorts archived rows in too with withArchived, and by creation date', async () => {
     expect((await get(user, '?sortBy=-lastName&withArchived=true')).json().data[0].lastName).toBe('Retraité');
     const created = await t.as(user, { method: 'POST', url: '/api/driver', payload: { firstName: 'Dernier', lastName: 'Arrivé' } });
