@@ -75,3 +75,67 @@ export function registerPage<T>(data: T[], extra: { page?: number; total?: numbe
     nbInActivity: extra.nbInActivity ?? total,
   };
 }
+
+// Claims (sinisters). Its own import, so the registers' fixtures can grow side by side.
+import type { Guarantee, Sinister } from '@flotte/contract';
+
+export const GUARANTEES: Guarantee[] = [
+  { uuid: 'a0000000-0000-4000-8000-000000000001', label: 'Responsabilité civile' },
+  { uuid: 'a0000000-0000-4000-8000-000000000002', label: 'Bris de glace' },
+  { uuid: 'a0000000-0000-4000-8000-000000000003', label: 'Dommages tous accidents' },
+];
+
+let sinisterSeq = 0;
+
+/** A claim as GET /api/sinister answers it; the uuid is unique unless given. */
+export function makeSinister(overrides: Partial<Sinister> = {}): Sinister {
+  sinisterSeq += 1;
+  return {
+    uuid: `50000000-0000-4000-8000-${String(sinisterSeq).padStart(12, '0')}`,
+    sinisterIntermediateRef: 'SIN-2026-0042',
+    sinisterDate: '2026-03-14',
+    city: 'Villefranche-sur-Saône',
+    ida: true,
+    hasHumanInjury: false,
+    damagedVehicule: true,
+    isThirdImplicated: true,
+    isDeclared: true,
+    responsibilityRate: 100,
+    immatriculation: 'AB123CD',
+    vehicule: { uuid: 'e0000000-0000-4000-8000-000000000001', immatriculation: 'AB123CD', brand: 'Renault', model: 'Master' },
+    driver: { uuid: 'd0000000-0000-4000-8000-000000000901', firstName: 'Élodie', lastName: 'Écuyer' },
+    totalCost: 1234.56,
+    guarantee: GUARANTEES[1]!,
+    documents: [],
+    isArchived: false,
+    archivedAt: null,
+    createdAt: '2026-03-15T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+// Vehicles. Its own import, like the claims' above: the registers' fixtures grow side by side.
+import type { Vehicule } from '@flotte/contract';
+
+let vehiculeSeq = 0;
+
+/** A vehicle as GET /api/vehicule answers it (plate normalised); the uuid is unique unless given. */
+export function makeVehicule(overrides: Partial<Vehicule> = {}): Vehicule {
+  vehiculeSeq += 1;
+  return {
+    uuid: `e0000000-0000-4000-8000-${String(vehiculeSeq).padStart(12, '0')}`,
+    brand: 'Renault',
+    model: 'Kangoo',
+    type: 'VUL',
+    circulationDate: '2021-03-15',
+    entryDate: '2022-01-10',
+    exitDate: null,
+    immatriculation: 'FG123HJ',
+    immatriculationWarning: null,
+    documents: [],
+    isArchived: false,
+    archivedAt: null,
+    createdAt: '2025-01-15T09:00:00.000Z',
+    ...overrides,
+  };
+}

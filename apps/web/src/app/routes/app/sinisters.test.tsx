@@ -1,0 +1,383 @@
+import { todayIso } from '@flotte/contract';
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
+import { authStore } from '../../../lib/auth-store';
+import { GUARANTEES, makeDriver, makeSinister, makeUser, registerPage } from '../../../test/fixtures';
+import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
+import { renderRoutes } from '../../../test/render';
+import SinistersRoute from './sinisters';
+
+// Role queries over a whole page are slow in jsdom, more so when every test file runs at once.
+configure({ asyncUtilTimeout: 4000 });
+
+const today = todayIso();
+const startOfYear = `${today.slice(0, 4)}-01-01`;
+const frDate = (iso: string) => iso.split('-').reverse().join('/');
+const DEFAULT_QUERY = { page: '1', limit: '10', sortBy: '-sinisterDate', startDate: startOfYear, endDate: today };
+
+const glass = makeSinister();
+const collision = makeSinister({
+  sinisterIntermediateRef: null,
+  sinisterDate: '2026-02-03',
+  city: 'Lyon',
+  immatriculation: 'EF456GH',
+  vehicule: { uuid: 'e0000000-0000-4000-8000-000000000002', immatriculation: 'EF456GH', brand: 'Iveco', model: 'Daily' },
+  driver: null,
+  guarantee: null,
+  responsibilityRate: null,
+  isDeclared: false,
+  ida: false,
+  totalCost: 0,
+});
+
+const VEHICULES = [
+  {
+    uuid: 'e0000000-0000-4000-8000-000000000001',
+    brand: 'Renault',
+    model: 'Master',
+    type: 'VUL',
+    circulationDate: null,
+    entryDate: '2024-01-01',
+    exitDate: null,
+    immatriculation: 'AB123CD',
+    immatriculationWarning: null,
+    documents: [],
+    isArchived: false,
+    archivedAt: null,
+    createdAt: '2024-01-01T09:00:00.000Z',
+  },
+];
+const pierre = makeDriver({ firstName: 'Pierre', lastName: 'Martin' });
+
+type Answer = ReturnType<NonNullable<MockRoute['respond']>>;
+
+/** GET /api/sinister answered from its query string. */
+function listRoute(answer: (query: URLSearchParams, call: number) => Answer = () => ({ body: registerPage([glass, collision], { total: 37 }) })): MockRoute {
+  return { path: '/api/sinister', respond: (request, call) => answer(new URL(request.url).searchParams, call) };
+}
+
+const guaranteesRoute: MockRoute = { path: '/api/guarantees', body: GUARANTEES };
+const formRoutes: MockRoute[] = [
+  { path: '/api/vehicule', body: registerPage(VEHICULES) },
+  { path: '/api/driver', body: registerPage([pierre]) },
+];
+
+function listQueries(calls: Request[]) {
+  return calls
+    .filter((call) => call.method === 'GET' && new URL(call.url).pathname === '/api/sinister')
+    .map((call) => Object.fromEntries(new URL(call.url).searchParams));
+}
+
+function renderSinisters(url = '/sinisters', user = makeUser({ roles: ['USER'] })) {
+  authStore.setSession('token', user);
+  const rendered = renderRoutes(
+    [
+      {
+        path: '/sinisters',
+        element: (
+          <>
+            <SinistersRoute />
+            <SnackbarHost />
+          </>
+        ),
+      },
+    ],
+    url,
+  );
+  const location = () => new URLSearchParams(rendered.router.state.location.search);
+  return { ...rendered, location };
+}
+
+async function openRowMenu(ui: ReturnType<typeof userEvent.setup>, name: string) {
+  await ui.click(await screen.findByRole('button', { name: `Actions pour ${name}` }));
+  return screen.findByRole('menu');
+}
+
+describe('Sinistres page', () => {
+  it('lists the claims of this year with French amounts, plates and rates', async () => {
+    const { calls } = mockFetch([listRoute(), guaranteesRoute]);
+    const { location } = renderSinisters();
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Sinistres' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Sinistres — FlotteAssur'));
+    const table = await screen.findByRole('table', { name: 'Liste des sinistres' });
+    const row = within(table).getByRole('row', { name: /14\/03\/2026/ });
+    expect(within(row).getByText('AB-123-CD')).toBeInTheDocument();
+    expect(within(row).getByText('1 234,56 €')).toBeInTheDocument();
+    expect(within(row).getByText('100 %')).toBeInTheDocument();
+    expect(within(row).getByText('Élodie Écuyer')).toBeInTheDocument();
+    expect(within(row).getByText('Bris de glace')).toBeInTheDocument();
+    expect(within(row).getByText('Oui')).toBeInTheDocument();
+    const other = within(table).getByRole('row', { name: /03\/02\/2026/ });
+    expect(within(other).getByText('EF-456-GH')).toBeInTheDocument();
+    expect(within(other).getByText('0,00 €')).toBeInTheDocument();
+    expect(within(other).getByText('Non')).toBeInTheDocument();
+    // No number, no driver, no guarantee, unknown rate.
+    expect(within(other).getAllByText('Non renseigné')).toHaveLength(4);
+
+    expect(screen.getByText(`37 sinistres du ${frDate(startOfYear)} au ${frDate(today)}`)).toBeInTheDocument();
+    // The default period goes to the API, never to the URL.
+    expect(listQueries(calls)).toEqual([DEFAULT_QUERY]);
+    expect(location().toString()).toBe('');
+    expect(screen.getByRole('button', { name: 'Actifs' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('reads a shared period from the URL', async () => {
+    const { calls } = mockFetch([listRoute(() => ({ body: registerPage([glass]) })), guaranteesRoute]);
+    renderSinisters('/sinisters?startDate=2025-01-01&endDate=2025-12-31');
+    expect(await screen.findByText('1 sinistre du 01/01/2025 au 31/12/2025')).toBeInTheDocument();
+    expect(listQueries(calls)).toEqual([{ ...DEFAULT_QUERY, startDate: '2025-01-01', endDate: '2025-12-31' }]);
+    expect(screen.getByRole('button', { name: 'Effacer les filtres' })).toBeInTheDocument();
+  });
+
+  it('says "plus de 1 000" when the API caps the count', async () => {
+    mockFetch([listRoute(() => ({ body: { ...registerPage([glass, collision], { total: 1000 }), totalIsCapped: true } })), guaranteesRoute]);
+    renderSinisters();
+    expect(await screen.findByText(`plus de 1 000 sinistres du ${frDate(startOfYear)} au ${frDate(today)}`)).toBeInTheDocument();
+  });
+
+  it('writes each toggle to the URL and goes back to page 1', async () => {
+    const { calls } = mockFetch([listRoute(), guaranteesRoute]);
+    const { location, router } = renderSinisters();
+    const ui = userEvent.setup();
+    await screen.findByRole('row', { name: /14\/03\/2026/ });
+
+    const toggles = [
+      ['Dommages corporels', 'hasHumanInjury', 'true'],
+      ['Véhicules endommagés', 'damagedVehicule', 'true'],
+      ['Tiers impliqués', 'isThirdImplicated', 'true'],
+      ['Sinistres déclarés', 'showDeclared', 'true'],
+      ['Sinistres non déclarés', 'showNotDeclared', 'true'],
+      ['Je suis responsable', 'responsible', 'me'],
+      ['Je ne suis pas responsable', 'responsible', 'other'],
+    ] as const;
+    for (const [label, param, value] of toggles) {
+      await router.navigate('/sinisters?page=3');
+      await waitFor(() => expect(location().get('page')).toBe('3'));
+      const toggle = screen.getByRole('button', { name: label });
+      expect(toggle).toHaveAttribute('aria-pressed', 'false');
+      await ui.click(toggle);
+      await waitFor(() => expect(location().toString()).toBe(`${param}=${value}`));
+      expect(screen.getByRole('button', { name: label })).toHaveAttribute('aria-pressed', 'true');
+      await waitFor(() => expect(listQueries(calls).at(-1)).toEqual({ ...DEFAULT_QUERY, [param]: value }));
+    }
+
+    // Pressed again: the filter goes away.
+    await ui.click(screen.getByRole('button', { name: 'Je ne suis pas responsable' }));
+    await waitFor(() => expect(location().toString()).toBe(''));
+  });
+
+  it('keeps "Je suis responsable" and "Je ne suis pas responsable" exclusive, beside the other toggles', async () => {
+    const { calls } = mockFetch([listRoute(), guaranteesRoute]);
+    const { location } = renderSinisters('/sinisters?hasHumanInjury=true');
+    const ui = userEvent.setup();
+    await screen.findByRole('row', { name: /14\/03\/2026/ });
+
+    await ui.click(screen.getByRole('button', { name: 'Je suis responsable' }));
+    await waitFor(() => expect(location().get('responsible')).toBe('me'));
+    await ui.click(screen.getByRole('button', { name: 'Je ne suis pas responsable' }));
+    await waitFor(() => expect(location().getAll('responsible')).toEqual(['other']));
+    expect(screen.getByRole('button', { name: 'Je suis responsable' })).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.getByRole('button', { name: 'Je ne suis pas responsable' })).toHaveAttribute('aria-pressed', 'true');
+    expect(location().get('hasHumanInjury')).toBe('true');
+    await waitFor(() =>
+      expect(listQueries(calls).at(-1)).toEqual({ ...DEFAULT_QUERY, hasHumanInjury: 'true', responsible: 'other' }),
+    );
+  });
+
+  it('filters on a guarantee with garantee=<uuid>', async () => {
+    const { calls } = mockFetch([listRoute(), guaranteesRoute]);
+    const { location } = renderSinisters('/sinisters?page=2');
+    const ui = userEvent.setup();
+    await screen.findByRole('row', { name: /14\/03\/2026/ });
+
+    const select = screen.getByRole('combobox', { name: 'Garantie' });
+    expect(select).toHaveTextContent('Toutes les garanties');
+    await ui.click(select);
+    await ui.click(await screen.findByRole('option', { name: 'Bris de glace' }));
+    await waitFor(() => expect(location().toString()).toBe(`garantee=${GUARANTEES[1]!.uuid}`));
+    await waitFor(() => expect(listQueries(calls).at(-1)).toEqual({ ...DEFAULT_QUERY, garantee: GUARANTEES[1]!.uuid }));
+    expect(screen.getByRole('combobox', { name: 'Garantie' })).toHaveTextContent('Bris de glace');
+
+    await ui.click(screen.getByRole('button', { name: 'Effacer les filtres' }));
+    await waitFor(() => expect(location().toString()).toBe(''));
+  });
+
+  it('shows a claim from GET /api/sinister/{id} with every field in French', async () => {
+    const fresh = { ...glass, hasHumanInjury: true, documents: [] };
+    mockFetch([listRoute(), guaranteesRoute, { path: `/api/sinister/${glass.uuid}`, body: fresh }]);
+    renderSinisters();
+    const ui = userEvent.setup();
+
+    await ui.click(await screen.findByRole('button', { name: 'Voir AB-123-CD · sinistre du 14/03/2026' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sinistre du 14/03/2026 (AB-123-CD)' });
+    const detail = (label: string) => within(dialog).getByText(label).nextElementSibling?.textContent;
+    // The fresh claim replaces the listed one.
+    await waitFor(() => expect(detail('Dommages corporels')).toBe('Oui'));
+    expect(detail('N° de sinistre')).toBe('SIN-2026-0042');
+    expect(detail('Véhicule')).toBe('AB-123-CD · Renault Master');
+    expect(detail('Conducteur')).toBe('Élodie Écuyer');
+    expect(detail('Garantie')).toBe('Bris de glace');
+    expect(detail('Taux de responsabilité')).toBe('100\u00a0%');
+    expect(detail('Coût total')).toBe('1\u202f234,56\u00a0€');
+    expect(detail('Déclaré à l’assureur')).toBe('Oui');
+    expect(detail('Convention IDA')).toBe('Oui');
+    expect(detail('Tiers impliqué')).toBe('Oui');
+    expect(within(dialog).getByText('Aucun document')).toBeInTheDocument();
+  });
+
+  it('archives with an undo that restores and refreshes the list', async () => {
+    const { calls } = mockFetch([
+      listRoute(),
+      guaranteesRoute,
+      { method: 'DELETE', path: `/api/sinister/${glass.uuid}`, body: { ...glass, isArchived: true, archivedAt: '2026-06-02T08:00:00.000Z' } },
+      { method: 'POST', path: `/api/sinister/restore/${glass.uuid}`, body: glass },
+    ]);
+    renderSinisters();
+    const ui = userEvent.setup();
+
+    const menu = await openRowMenu(ui, 'AB-123-CD · sinistre du 14/03/2026');
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Voir', 'Modifier', 'Archiver']);
+    await ui.click(within(menu).getByRole('menuitem', { name: 'Archiver' }));
+
+    expect(await screen.findByText('Sinistre archivé')).toBeInTheDocument();
+    expect(screen.getByText('Le sinistre du 14/03/2026 (AB\u2011123\u2011CD) ne figure plus parmi les sinistres actifs.')).toBeInTheDocument();
+    await waitFor(() => expect(listQueries(calls)).toHaveLength(2));
+    await ui.click(screen.getByRole('button', { name: 'Annuler' }));
+    expect(await screen.findByText('Sinistre restauré')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST').map((call) => new URL(call.url).pathname)).toEqual([
+      `/api/sinister/restore/${glass.uuid}`,
+    ]);
+    await waitFor(() => expect(listQueries(calls)).toHaveLength(3));
+  });
+
+  it('declares a claim: French messages, the server detail on the vehicle field, then saved', async () => {
+    const unknown = 'Véhicule introuvable dans votre flotte';
+    const { calls } = mockFetch([
+      listRoute(),
+      guaranteesRoute,
+      ...formRoutes,
+      {
+        method: 'POST',
+        path: '/api/sinister',
+        respond: (_, call) =>
+          call === 1
+            ? { status: 400, body: apiErrorBody(400, unknown, [{ path: 'vehicule', message: unknown }]) }
+            : { status: 201, body: makeSinister({ sinisterDate: today }) },
+      },
+    ]);
+    renderSinisters();
+    const ui = userEvent.setup();
+    await screen.findByRole('row', { name: /14\/03\/2026/ });
+
+    await ui.click(screen.getByRole('button', { name: 'Déclarer un sinistre' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Déclarer un sinistre' });
+    const cost = within(dialog).getByRole('textbox', { name: 'Coût total' });
+    await ui.type(cost, 'douze');
+    await ui.click(within(dialog).getByRole('button', { name: 'Enregistrer le sinistre' }));
+    expect(await within(dialog).findByText('Choisissez le véhicule concerné')).toBeInTheDocument();
+    expect(within(dialog).getByText('Montant invalide (ex. 1 234,56)')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+
+    const vehicule = within(dialog).getByRole('combobox', { name: 'Véhicule' });
+    await ui.type(vehicule, 'ab123');
+    await ui.click(await screen.findByRole('option', { name: 'AB-123-CD · Renault Master' }));
+    await ui.click(within(dialog).getByRole('combobox', { name: 'Conducteur' }));
+    await ui.click(await screen.findByRole('option', { name: 'Pierre Martin' }));
+    await ui.type(within(dialog).getByRole('textbox', { name: 'N° de sinistre' }), 'SIN-77');
+    await ui.type(within(dialog).getByRole('textbox', { name: 'Ville' }), 'Mâcon');
+    await ui.click(within(dialog).getByRole('combobox', { name: 'Garantie' }));
+    await ui.click(await screen.findByRole('option', { name: 'Responsabilité civile' }));
+    await ui.click(within(dialog).getByRole('combobox', { name: 'Taux de responsabilité' }));
+    await ui.click(await screen.findByRole('option', { name: '50 % (responsabilité partagée)' }));
+    await ui.clear(cost);
+    await ui.type(cost, '1 234,56');
+    await ui.click(within(dialog).getByRole('switch', { name: 'Tiers impliqué' }));
+    await ui.click(within(dialog).getByRole('button', { name: 'Enregistrer le sinistre' }));
+
+    expect(await within(dialog).findByText(unknown)).toBeInTheDocument();
+    expect(vehicule).toHaveAttribute('aria-invalid', 'true');
+    await waitFor(() => expect(screen.getAllByText(unknown)).toHaveLength(2));
+
+    await ui.click(within(dialog).getByRole('button', { name: 'Enregistrer le sinistre' }));
+    expect(await screen.findByText('Sinistre enregistré')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const posts = calls.filter((call) => call.method === 'POST');
+    expect(await posts[1]!.json()).toEqual({
+      vehicule: VEHICULES[0]!.uuid,
+      driver: pierre.uuid,
+      sinisterDate: today,
+      sinisterIntermediateRef: 'SIN-77',
+      city: 'Mâcon',
+      guarantee: GUARANTEES[0]!.uuid,
+      responsibilityRate: 50,
+      totalCost: 1234.56,
+      isDeclared: false,
+      hasHumanInjury: false,
+      damagedVehicule: false,
+      isThirdImplicated: true,
+      ida: false,
+    });
+    // The vehicles come all at once (SPEC 9: page 1, limit 999).
+    const vehiculeCall = calls.find((call) => new URL(call.url).pathname === '/api/vehicule')!;
+    expect(new URL(vehiculeCall.url).searchParams.get('limit')).toBe('999');
+    expect(new URL(vehiculeCall.url).searchParams.get('page')).toBe('1');
+  });
+
+  it('edits a claim from its current values', async () => {
+    const { calls } = mockFetch([
+      listRoute(),
+      guaranteesRoute,
+      ...formRoutes,
+      { method: 'PATCH', path: `/api/sinister/${glass.uuid}`, body: { ...glass, totalCost: 2000 } },
+    ]);
+    renderSinisters();
+    const ui = userEvent.setup();
+    const menu = await openRowMenu(ui, 'AB-123-CD · sinistre du 14/03/2026');
+    await ui.click(within(menu).getByRole('menuitem', { name: 'Modifier' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Modifier le sinistre' });
+    expect(within(dialog).getByRole('combobox', { name: 'Véhicule' })).toHaveValue('AB-123-CD · Renault Master');
+    expect(within(dialog).getByRole('combobox', { name: 'Conducteur' })).toHaveValue('Élodie Écuyer');
+    const cost = within(dialog).getByRole('textbox', { name: 'Coût total' });
+    expect(cost).toHaveValue('1\u202f234,56');
+    await ui.clear(cost);
+    await ui.type(cost, '2000');
+    await ui.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Sinistre modifié')).toBeInTheDocument();
+    const patch = calls.find((call) => call.method === 'PATCH');
+    // A PATCH of what changed only.
+    expect(await patch!.json()).toEqual({ totalCost: 2000 });
+  });
+
+  it('lets only an administrator delete permanently, after a confirmation', async () => {
+    const { calls } = mockFetch([listRoute(), guaranteesRoute, { method: 'DELETE', path: `/api/sinister/${glass.uuid}/hard`, status: 204 }]);
+    renderSinisters('/sinisters', makeUser({ roles: ['ADMIN'] }));
+    const ui = userEvent.setup();
+
+    const menu = await openRowMenu(ui, 'AB-123-CD · sinistre du 14/03/2026');
+    await ui.click(within(menu).getByRole('menuitem', { name: 'Supprimer définitivement' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Supprimer définitivement le sinistre du 14/03/2026 (AB\u2011123\u2011CD) ?' });
+    await ui.click(within(dialog).getByRole('button', { name: 'Supprimer définitivement' }));
+    expect(await screen.findByText('Sinistre supprimé définitivement')).toBeInTheDocument();
+    expect(calls.some((call) => call.method === 'DELETE' && call.url.endsWith('/hard'))).toBe(true);
+  });
+
+  it('invites to declare a claim when the period has none, and empties the list on a failure', async () => {
+    const message = 'Trop de requêtes : réessayez dans une minute.';
+    mockFetch([
+      listRoute((query) => (query.get('search') ? { status: 429, body: apiErrorBody(429, message) } : { body: registerPage([]) })),
+      guaranteesRoute,
+    ]);
+    const { router } = renderSinisters();
+    expect(
+      await screen.findByText(`Aucun sinistre du ${frDate(startOfYear)} au ${frDate(today)}. Élargissez la période ou déclarez un sinistre.`),
+    ).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Déclarer un sinistre' })).toHaveLength(2);
+
+    await router.navigate('/sinisters?search=zz');
+    await waitFor(() => expect(screen.getAllByRole('alert')).toHaveLength(2));
+    expect(screen.getAllByRole('alert')[0]).toHaveTextContent(message);
+  });
+});

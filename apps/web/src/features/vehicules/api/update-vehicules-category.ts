@@ -1,0 +1,27 @@
+import { UpdateCategoryResponseSchema, type VehiculeTypeCode } from '@flotte/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { vehiculeKeys, type VehiculesQuery } from './get-vehicules';
+
+/** The list's filters without its page and sort: what the bulk change applies to. */
+export type VehiculesFilters = Pick<VehiculesQuery, 'search' | 'withArchived' | 'onlyArchived' | 'types' | 'start' | 'end'>;
+
+export function vehiculesFilters(query: VehiculesQuery): VehiculesFilters {
+  const { search, withArchived, onlyArchived, types, start, end } = query;
+  return { search, withArchived, onlyArchived, types, start, end };
+}
+
+export type UpdateVehiculesCategoryInput = { type: VehiculeTypeCode; filters: VehiculesFilters };
+
+/** PATCH /api/vehicule/category/{type}?<filters>: every vehicle the filters match changes category. */
+export function updateVehiculesCategory({ type, filters }: UpdateVehiculesCategoryInput) {
+  return api(`/api/vehicule/category/${type}`, { method: 'PATCH', query: filters, schema: UpdateCategoryResponseSchema });
+}
+
+export function useUpdateVehiculesCategory() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateVehiculesCategory,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: vehiculeKeys.all }),
+  });
+}

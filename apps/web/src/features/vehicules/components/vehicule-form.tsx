@@ -1,0 +1,228 @@
+import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
+import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { checkPlate, CreateVehiculeBodySchema, VEHICULE_TYPES, type Vehicule } from '@flotte/contract';
+import { useState } from 'react';
+import { useController, useForm, type Control } from 'react-hook-form';
+import type { z } from 'zod';
+import { FormTextField } from '../../../components/form/form-text-field';
+import { setServerFieldErrors } from '../../../components/form/server-errors';
+import { showActionError } from '../../../components/register/register-actions';
+import { snackbar } from '../../../components/snackbar/snackbar';
+import { formatPlate } from '../../../lib/format';
+import { createEmptyVehicule } from '../api/create-vehicule';
+import { useUpdateVehicule } from '../api/update-vehicule';
+import { IsoDateField } from './iso-date-field';
+import { PLATE_FONT, vehiculeName, vehiculeTypeShortLabel } from './vehicules-table';
+
+type VehiculeInput = z.input<typeof CreateVehiculeBodySchema>;
+type VehiculeOutput = z.output<typeof CreateVehiculeBodySchema>;
+type DateName = 'circulationDate' | 'entryDate' | 'exitDate';
+
+const FIELDS = ['immatriculation', 'brand', 'model', 'type', 'circulationDate', 'entryDate', 'exitDate'] as const;
+
+function toFormValues(vehicule?: Vehicule): Partial<VehiculeInput> {
+  return {
+    immatriculation: formatPlate(vehicule?.immatriculation),
+    brand: vehicule?.brand ?? '',
+    model: vehicule?.model ?? '',
+    type: vehicule?.type ?? undefined,
+    circulationDate: vehicule?.circulationDate ?? null,
+    entryDate: vehicule?.entryDate ?? null,
+    exitDate: vehicule?.exitDate ?? null,
+  };
+}
+
+/** What the plate will read like, and why it deserves a second look: never a refusal. */
+function PlateHelp({ value }: { value: string }) {
+  const check = checkPlate(value);
+  if (check.normalized === '') return <>Ex. AB-123-CD, ou 123 ABC 45 pour une ancienne plaque</>;
+  const preview =
+    check.kind === 'siv'
+      ? `Immatriculation SIV : ${check.display}`
+      : check.kind === 'fni'
+        ? `Ancienne immatriculation (FNI) : ${check.display}`
+        : `Enregistrée telle quelle : ${check.display}`;
+  return (
+    <Box component="span" sx={{ display: 'grid', gap: 0.25 }}>
+      <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+        {!check.warning && <CheckCircleOutlined sx={{ fontSize: 16, color: 'success.main' }} aria-hidden />}
+        <span>{preview}</span>
+      </Box>
+      {check.warning && (
+        <Box component="span" sx={{ display: 'inline-flex', alignItems: 'flex-start', gap: 0.5, color: 'warning.main', fontWeight: 600 }}>
+          <WarningAmberRounded sx={{ fontSize: 16, mt: '1px' }} aria-hidden />
+          <span>{check.warning}</span>
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+function PlateField({ control }: { control: Control<VehiculeInput, unknown, VehiculeOutput> }) {
+  const { field, fieldState } = useController({ control, name: 'immatriculation' });
+  const value = field.value ?? '';
+  return (
+    <TextField
+      name={field.name}
+      value={value}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      inputRef={field.ref}
+      label="Immatriculation"
+      required
+      autoFocus
+      autoComplete="off"
+      placeholder="AB-123-CD"
+      error={fieldState.invalid}
+      helperText={
+        <Box component="span" sx={{ display: 'grid', gap: 0.5 }}>
+          {fieldState.error?.message && <span>{fieldState.error.message}</span>}
+          <Box component="span" aria-live="polite" sx={{ color: 'text.secondary' }}>
+            <PlateHelp value={value} />
+          </Box>
+        </Box>
+      }
+      slotProps={{
+        htmlInput: { autoCapitalize: 'characters', spellCheck: false },
+      }}
+      // Shown in capitals as typed; the API stores the normalised plate anyway.
+      sx={{ '& input': { fontFamily: PLATE_FONT, letterSpacing: '0.04em', textTransform: 'uppercase' } }}
+    />
+  );
+}
+
+function TypeField({ control }: { control: Control<VehiculeInput, unknown, VehiculeOutput> }) {
+  const { field, fieldState } = useController({ control, name: 'type' });
+  // The contract's enum says 'Catégorie de véhicule inconnue' for an empty choice too.
+  const message = fieldState.error && !field.value ? 'La catégorie est obligatoire' : fieldState.error?.message;
+  return (
+    <TextField
+      select
+      name={field.name}
+      value={field.value ?? ''}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      inputRef={field.ref}
+      label="Catégorie"
+      required
+      error={fieldState.invalid}
+      helperText={message}
+    >
+      {VEHICULE_TYPES.map((type) => (
+        <MenuItem key={type.code} value={type.code}>
+          {type.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+function DateField({
+  control,
+  name,
+  label,
+  helperText,
+}: {
+  control: Control<VehiculeInput, unknown, VehiculeOutput>;
+  name: DateName;
+  label: string;
+  helperText: string;
+}) {
+  const { field, fieldState } = useController({ control, name });
+  return (
+    <IsoDateField
+      name={field.name}
+      label={label}
+      value={field.value ?? null}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      focusRef={field.ref}
+      error={fieldState.error?.message}
+      helperText={helperText}
+    />
+  );
+}
+
+export type VehiculeFormProps = {
+  /** The vehicle to edit; a new vehicle without it. */
+  vehicule?: Vehicule;
+  onSaved: (vehicule: Vehicule) => void;
+  onCancel: () => void;
+};
+
+/**
+ * Plate, brand, model, category and the three dates of a vehicle, checked by the contract's
+ * schema. A new vehicle starts as a draft (POST create-empty) completed by PATCH, like the
+ * product's other clients do; a failed save keeps the draft, so the next try completes the same one.
+ */
+export function VehiculeForm({ vehicule, onSaved, onCancel }: VehiculeFormProps) {
+  const update = useUpdateVehicule();
+  const [draftUuid, setDraftUuid] = useState<string | null>(null);
+  const { control, handleSubmit, setError, formState } = useForm<VehiculeInput, unknown, VehiculeOutput>({
+    resolver: zodResolver(CreateVehiculeBodySchema),
+    defaultValues: toFormValues(vehicule),
+  });
+
+  const onSubmit = handleSubmit(async (body) => {
+    try {
+      let uuid = vehicule?.uuid ?? draftUuid;
+      if (!uuid) {
+        uuid = (await createEmptyVehicule()).uuid;
+        setDraftUuid(uuid);
+      }
+      const saved = await update.mutateAsync({ uuid, body });
+      snackbar.show({
+        type: 'success',
+        title: vehicule ? 'Véhicule modifié' : 'Véhicule ajouté',
+        description: `${vehiculeName(saved)} · ${[saved.brand, saved.model].filter(Boolean).join(' ')} · ${vehiculeTypeShortLabel(saved.type)}`,
+      });
+      onSaved(saved);
+    } catch (error) {
+      setServerFieldErrors(error, setError, FIELDS);
+      showActionError(error, "Erreur lors de l'enregistrement du véhicule");
+    }
+  });
+
+  return (
+    <Box
+      component="form"
+      noValidate
+      aria-label={vehicule ? 'Modifier le véhicule' : 'Ajouter un véhicule'}
+      onSubmit={(event) => void onSubmit(event)}
+      sx={{ display: 'grid', gap: 2.5, pt: 1 }}
+    >
+      <PlateField control={control} />
+      <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+        <FormTextField control={control} name="brand" label="Marque" autoComplete="off" required placeholder="Renault" />
+        <FormTextField control={control} name="model" label="Modèle" autoComplete="off" required placeholder="Kangoo" />
+      </Box>
+      <TypeField control={control} />
+      <DateField
+        control={control}
+        name="circulationDate"
+        label="Date de mise en circulation"
+        helperText="Facultatif. Case B de la carte grise"
+      />
+      <DateField
+        control={control}
+        name="entryDate"
+        label="Date d’entrée dans la flotte"
+        helperText="Facultatif. Avec la date de sortie, elle compte dans la demi-différence"
+      />
+      <DateField control={control} name="exitDate" label="Date de sortie" helperText="Facultatif. Vide tant que le véhicule reste dans la flotte" />
+      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5, flexWrap: 'wrap' }}>
+        <Button onClick={onCancel} disabled={formState.isSubmitting}>
+          Annuler
+        </Button>
+        <Button type="submit" variant="contained" loading={formState.isSubmitting}>
+          {vehicule ? 'Enregistrer' : 'Ajouter le véhicule'}
+        </Button>
+      </Box>
+    </Box>
+  );
+}
