@@ -6,6 +6,11 @@ z.config(z.locales.fr());
 
 export const UuidSchema = z.uuid({ error: 'Identifiant invalide' });
 
+/** A required link to another record: 'Le véhicule est obligatoire' when missing, invalid otherwise. */
+export function requiredRef(missing: string) {
+  return z.uuid({ error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? missing : 'Identifiant invalide') });
+}
+
 export const UuidParamsSchema = z.object({ uuid: UuidSchema });
 export type UuidParams = z.infer<typeof UuidParamsSchema>;
 

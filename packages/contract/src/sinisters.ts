@@ -8,6 +8,7 @@ import {
   QueryBooleanSchema,
   sortBySchema,
   todayIso,
+  requiredRef,
   UuidSchema,
 } from './common.js';
 import { EurosSchema } from './money.js';
@@ -77,7 +78,9 @@ export type SinisterPage = z.infer<typeof SinisterPageSchema>;
 
 const sinisterFields = {
   sinisterIntermediateRef: optionalText(60, 'La référence'),
-  sinisterDate: IsoDateSchema.refine((d) => d <= todayIso(), { error: 'La date du sinistre ne peut pas être dans le futur' }),
+  sinisterDate: z
+    .iso.date({ error: (issue) => (issue.input === undefined || issue.input === '' ? 'La date du sinistre est obligatoire' : 'Date invalide (AAAA-MM-JJ)') })
+    .refine((d) => d <= todayIso(), { error: 'La date du sinistre ne peut pas être dans le futur' }),
   city: optionalText(120, 'La ville'),
   ida: z.boolean({ error: 'Valeur attendue : oui ou non' }).optional(),
   hasHumanInjury: z.boolean({ error: 'Valeur attendue : oui ou non' }).optional(),
@@ -85,7 +88,7 @@ const sinisterFields = {
   isThirdImplicated: z.boolean({ error: 'Valeur attendue : oui ou non' }).optional(),
   isDeclared: z.boolean({ error: 'Valeur attendue : oui ou non' }).optional(),
   responsibilityRate: ResponsibilityRateSchema.optional(),
-  vehicule: UuidSchema,
+  vehicule: requiredRef('Le véhicule est obligatoire'),
   driver: UuidSchema.nullable().optional(),
   totalCost: EurosSchema.optional(),
   guarantee: UuidSchema.nullable().optional(),

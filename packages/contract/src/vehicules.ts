@@ -28,7 +28,9 @@ export const VEHICULE_TYPES = [
 ] as const;
 export type VehiculeTypeCode = (typeof VEHICULE_TYPES)[number]['code'];
 const TYPE_CODES = VEHICULE_TYPES.map((t) => t.code) as unknown as [VehiculeTypeCode, ...VehiculeTypeCode[]];
-export const VehiculeTypeSchema = z.enum(TYPE_CODES, { error: 'Catégorie de véhicule inconnue' });
+export const VehiculeTypeSchema = z.enum(TYPE_CODES, {
+  error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? 'La catégorie est obligatoire' : 'Catégorie de véhicule inconnue'),
+});
 
 export function vehiculeTypeLabel(code: string | null | undefined): string {
   return VEHICULE_TYPES.find((t) => t.code === code)?.label ?? '';

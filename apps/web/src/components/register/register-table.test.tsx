@@ -1,5 +1,5 @@
 import Button from '@mui/material/Button';
-import { configure, screen, within } from '@testing-library/react';
+import { configure, getDefaultNormalizer, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/render';
@@ -21,6 +21,9 @@ const ROWS: Row[] = [
   { id: '1', name: 'Élodie Écuyer', city: 'Lyon' },
   { id: '2', name: 'Hugo Bertrand', city: null },
 ];
+
+// The default normalizer turns the French thousands separator (U+202F) into a plain space: keep it.
+const exactSpaces = { normalizer: getDefaultNormalizer({ collapseWhitespace: false }) };
 
 function renderTable(props: Partial<RegisterTableProps<Row, Column>> = {}) {
   const handlers = { onSortChange: vi.fn(), onPageChange: vi.fn(), onOpenRow: vi.fn() };
@@ -90,6 +93,28 @@ describe('<RegisterTable />', () => {
   it('shows the last page range', () => {
     renderTable({ total: 25, page: 3 });
     expect(screen.getByText('21–25 sur 25')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Aller à la page suivante' })).toBeDisabled();
+  });
+
+  it('formats an exact total the French way, without "plus de"', () => {
+    renderTable({ total: 1000, page: 1, totalIsCapped: false });
+    // Intl fr-FR (as MUI's frFR label): a narrow no-break space between thousands.
+    expect(screen.getByText('1–10 sur 1\u202f000', exactSpaces)).toBeInTheDocument();
+    expect(screen.queryByText(/plus de/)).not.toBeInTheDocument();
+  });
+
+  it('says "plus de" when the API capped the total, and still reaches the last page', async () => {
+    const ui = userEvent.setup();
+    const { onPageChange } = renderTable({ total: 1000, page: 1, totalIsCapped: true });
+    expect(screen.getByText('1–10 sur plus de 1\u202f000', exactSpaces)).toBeInTheDocument();
+    expect(screen.queryByText('1–10 sur 1\u202f000', exactSpaces)).not.toBeInTheDocument();
+    await ui.click(screen.getByRole('button', { name: 'Aller à la dernière page' }));
+    expect(onPageChange).toHaveBeenLastCalledWith(100);
+  });
+
+  it('shows the last capped page range', () => {
+    renderTable({ total: 1000, page: 100, totalIsCapped: true });
+    expect(screen.getByText('991–1\u202f000 sur plus de 1\u202f000', exactSpaces)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Aller à la page suivante' })).toBeDisabled();
   });
 

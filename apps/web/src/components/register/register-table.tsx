@@ -89,6 +89,8 @@ export type RegisterTableProps<TRow, TColumn extends string> = {
   page: number;
   /** Total rows for the current search and filters. */
   total: number;
+  /** `total` is a floor (the API's COUNT_CAP), not the exact count: the pagination says 'sur plus de 1 000'. */
+  totalIsCapped?: boolean;
   /** Called with a 1-based page. */
   onPageChange: (page: number) => void;
   /** No data yet (first load): skeleton rows. */
@@ -119,6 +121,14 @@ const visuallyHidden = {
   whiteSpace: 'nowrap',
   width: 1,
 } as const;
+
+const frenchNumber = new Intl.NumberFormat('fr-FR');
+const formatNumber = (value: number) => frenchNumber.format(value);
+
+/** MUI's French label, with 'plus de' before a capped total: '1–10 sur plus de 1 000'. */
+function cappedLabel({ from, to, count }: { from: number; to: number; count: number }): string {
+  return `${formatNumber(from)}–${formatNumber(to)} sur plus de ${formatNumber(count)}`;
+}
 
 function isBlank(value: ReactNode): boolean {
   return value === null || value === undefined || value === '' || value === false;
@@ -207,7 +217,7 @@ function sortOptions<TRow, TColumn extends string>(columns: readonly RegisterCol
  */
 export function RegisterTable<TRow, TColumn extends string>(props: RegisterTableProps<TRow, TColumn>) {
   const { label, columns, rows, getRowId, getRowLabel, onOpenRow, rowActions, sortBy, onSortChange, page, total, onPageChange } = props;
-  const { loading = false, fetching = false, error } = props;
+  const { loading = false, fetching = false, error, totalIsCapped = false } = props;
   const theme = useTheme();
   const mobile = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [menu, setMenu] = useState<MenuState<TRow>>(null);
@@ -382,6 +392,8 @@ export function RegisterTable<TRow, TColumn extends string>(props: RegisterTable
           rowsPerPage={PAGE_SIZE}
           rowsPerPageOptions={[]}
           onPageChange={(_, next) => onPageChange(next + 1)}
+          // Otherwise the theme's French label (frFR): '1–10 sur 25'.
+          labelDisplayedRows={totalIsCapped ? cappedLabel : undefined}
           showFirstButton={!mobile}
           showLastButton={!mobile}
           sx={{ borderTop: 1, borderColor: 'divider' }}

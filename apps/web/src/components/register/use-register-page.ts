@@ -8,6 +8,8 @@ export type RegisterPageData<TRow> = {
   page: number;
   nbOfPages: number;
   total: number;
+  /** True when a search or filter matched more than COUNT_CAP rows: `total` is then COUNT_CAP. */
+  totalIsCapped?: boolean;
   nbOfArchived?: number;
   nbInActivity?: number;
 };
@@ -15,6 +17,8 @@ export type RegisterPageData<TRow> = {
 export type RegisterPageState<TRow> = {
   rows: TRow[];
   total: number;
+  /** `total` is a floor (COUNT_CAP), not the exact count: RegisterTable's `totalIsCapped`. False while unknown or after a failure. */
+  totalIsCapped: boolean;
   nbOfPages: number;
   /** 0 while unknown or after a failure. */
   nbOfArchived: number;
@@ -61,6 +65,7 @@ export function useRegisterPage<TRow>(
     return {
       rows: [],
       total: 0,
+      totalIsCapped: false,
       nbOfPages: 0,
       nbOfArchived: 0,
       nbInActivity: 0,
@@ -74,6 +79,7 @@ export function useRegisterPage<TRow>(
   return {
     rows: data.data,
     total: data.total,
+    totalIsCapped: data.totalIsCapped === true,
     nbOfPages: data.nbOfPages,
     nbOfArchived: data.nbOfArchived ?? 0,
     nbInActivity: data.nbInActivity ?? 0,

@@ -114,6 +114,7 @@ export default function DriversRoute() {
       <DriversTable
         rows={drivers.rows}
         total={drivers.total}
+        totalIsCapped={drivers.totalIsCapped}
         loading={drivers.loading}
         fetching={drivers.fetching}
         error={drivers.error}

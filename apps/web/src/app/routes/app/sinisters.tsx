@@ -192,6 +192,7 @@ export default function SinistersRoute() {
       <SinistersTable
         rows={sinisters.rows}
         total={sinisters.total}
+        totalIsCapped={sinisters.totalIsCapped}
         loading={sinisters.loading}
         fetching={sinisters.fetching}
         error={sinisters.error}

@@ -160,6 +160,7 @@ export default function VehiculesRoute() {
       <VehiculesTable
         rows={vehicules.rows}
         total={vehicules.total}
+        totalIsCapped={vehicules.totalIsCapped}
         loading={vehicules.loading}
         fetching={vehicules.fetching}
         error={vehicules.error}

@@ -1,0 +1,145 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, launchBrowser, login, newPage, screenshot } from './support/browser.js';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const table = (page: Page) => page.getByRole('table', { name: 'Liste des sinistres' });
+const dataRows = (page: Page) => table(page).locator('tbody tr');
+// Cell texts with French typographic spaces (no-break, narrow no-break) read as plain spaces.
+const column = (page: Page, index: number) =>
+  dataRows(page).evaluateAll(
+    (rows, i) => rows.map((r) => (r.querySelectorAll('td, th')[i]?.textContent ?? '').replace(/\s+/g, ' ').trim()),
+    index,
+  );
+const toggle = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+const today = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris' }).format(new Date());
+
+async function openSinisters(page: Page, email: string, query = '') {
+  await login(page, email);
+  await page.goto(`/sinisters${query}`);
+  await expect.poll(() => dataRows(page).count()).toBeGreaterThan(0);
+}
+
+describe('sinisters register', () => {
+  it('shows this year by default, with the seven toggles, the guarantee and the dates in the URL', async () => {
+    const { page, context } = await newPage(browser);
+    await openSinisters(page, 'user@demo.fr');
+    const year = new Date().getFullYear();
+    await expect.poll(() => page.getByText(new RegExp(`du 01/01/${year} au ${today().replace(/\//g, '\\/')}`)).isVisible()).toBe(true);
+    expect(new URL(page.url()).search).toBe('');
+    expect((await column(page, 0)).every((d) => d.endsWith(String(year)))).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'sinisters');
+
+    const params = async () => new URL(page.url()).searchParams;
+    for (const [label, param, value] of [
+      ['Dommages corporels', 'hasHumanInjury', 'true'],
+      ['Véhicules endommagés', 'damagedVehicule', 'true'],
+      ['Tiers impliqués', 'isThirdImplicated', 'true'],
+      ['Sinistres déclarés', 'showDeclared', 'true'],
+      ['Sinistres non déclarés', 'showNotDeclared', 'true'],
+    ] as const) {
+      await toggle(page, label).click();
+      await expect.poll(async () => (await params()).get(param)).toBe(value);
+      await expect.poll(() => toggle(page, label).getAttribute('aria-pressed')).toBe('true');
+      await toggle(page, label).click();
+      await expect.poll(async () => (await params()).has(param)).toBe(false);
+    }
+    // Declared only: every row says Oui.
+    await toggle(page, 'Sinistres déclarés').click();
+    await expect.poll(async () => [...new Set(await column(page, 7))]).toEqual(['Oui']);
+    await toggle(page, 'Sinistres déclarés').click();
+
+    // 'Je suis responsable' and 'Je ne suis pas responsable' exclude each other.
+    await toggle(page, 'Je suis responsable').click();
+    await expect.poll(async () => (await params()).get('responsible')).toBe('me');
+    await toggle(page, 'Je ne suis pas responsable').click();
+    await expect.poll(async () => (await params()).get('responsible')).toBe('other');
+    await expect.poll(() => toggle(page, 'Je suis responsable').getAttribute('aria-pressed')).toBe('false');
+    await expect.poll(() => toggle(page, 'Je ne suis pas responsable').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(async () => [...new Set(await column(page, 6))]).toEqual(['0 %']);
+    await toggle(page, 'Je ne suis pas responsable').click();
+
+    // The guarantee select.
+    await page.getByRole('combobox', { name: 'Garantie' }).click();
+    await page.getByRole('option', { name: 'Bris de glace' }).click();
+    await expect.poll(async () => (await params()).has('garantee')).toBe(true);
+    await expect.poll(async () => [...new Set(await column(page, 4))]).toEqual(['Bris de glace']);
+    await screenshot(page, 'sinisters-filtered');
+
+    // Dates: a shared link with a period restores it (and its page).
+    await page.goto(`/sinisters?startDate=${year - 1}-01-01&endDate=${year - 1}-12-31&sortBy=-totalCost`);
+    await expect.poll(() => page.getByText(new RegExp(`du 01/01/${year - 1} au 31/12/${year - 1}`)).isVisible()).toBe(true);
+    await expect.poll(async () => (await column(page, 0)).every((d) => d.endsWith(String(year - 1)))).toBe(true);
+    const costs = (await column(page, 8)).map((c) => Number(c.replace(/[^\d,]/g, '').replace(',', '.')));
+    expect(costs).toEqual([...costs].sort((a, b) => b - a));
+    await page.reload();
+    await expect.poll(() => page.getByText(new RegExp(`du 01/01/${year - 1} au 31/12/${year - 1}`)).isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('declares a claim, archives it with Annuler, restores it and deletes it', async () => {
+    const { page, context } = await newPage(browser);
+    await openSinisters(page, 'admin2@demo.fr');
+    await page.getByRole('button', { name: 'Déclarer un sinistre' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Enregistrer le sinistre' }).click();
+    await expect.poll(() => dialog.getByText('Choisissez le véhicule concerné').isVisible()).toBe(true);
+    await dialog.getByRole('combobox', { name: /^Véhicule/ }).click();
+    await page.getByRole('option').first().click();
+    await dialog.getByLabel(/^N° de sinistre/).fill('E2E-0001');
+    await dialog.getByLabel(/^Ville/).fill('Saint-Étienne');
+    await dialog.getByRole('combobox', { name: /^Garantie/ }).click();
+    await page.getByRole('option', { name: 'Bris de glace' }).click();
+    await dialog.getByLabel(/^Coût total/).fill('1 234,56');
+    await screenshot(page, 'sinisters-form');
+    await dialog.getByRole('button', { name: 'Enregistrer le sinistre' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
+    await page.getByRole('searchbox', { name: 'Rechercher un sinistre' }).fill('e2e-0001');
+    await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
+    expect((await column(page, 8))[0]).toBe('1 234,56 €');
+    expect((await column(page, 0))[0]).toBe(today());
+
+    const actions = () => table(page).getByRole('button', { name: /^Actions pour/ }).first();
+    await actions().click();
+    await page.getByRole('menuitem', { name: 'Archiver' }).click();
+    await expect.poll(() => page.getByText('Sinistre archivé').isVisible()).toBe(true);
+    await expect.poll(() => dataRows(page).count()).toBe(0);
+    await page.getByRole('button', { name: 'Annuler' }).click();
+    await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
+
+    await actions().click();
+    await page.getByRole('menuitem', { name: 'Archiver' }).click();
+    await expect.poll(() => dataRows(page).count()).toBe(0);
+    await page.getByRole('button', { name: /^Archivés/ }).click();
+    await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
+    await actions().click();
+    await page.getByRole('menuitem', { name: 'Restaurer' }).click();
+    await page.getByRole('button', { name: /^Actifs/ }).click();
+    await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
+
+    await actions().click();
+    await page.getByRole('menuitem', { name: 'Supprimer définitivement' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Supprimer définitivement' }).click();
+    await expect.poll(() => dataRows(page).count()).toBe(0);
+    await context.close();
+  });
+
+  it('works at 390 px', async () => {
+    const { page, context } = await newPage(browser, { width: 390, height: 844 });
+    await login(page, 'user@demo.fr');
+    await page.goto('/sinisters');
+    await expect.poll(() => page.getByRole('list', { name: 'Liste des sinistres' }).locator('li').count()).toBeGreaterThan(0);
+    await expectAccessible(page);
+    await screenshot(page, 'sinisters-mobile');
+    await context.close();
+  });
+});
