@@ -85,7 +85,7 @@ describe('sinisters register', () => {
     await context.close();
   });
 
-  it('declares a claim, archives it with Annuler, restores it and deletes it', async () => {
+  it('declares a claim, edits it, archives it with Annuler, restores it and deletes it', async () => {
     const { page, context } = await newPage(browser);
     await openSinisters(page, 'admin2@demo.fr');
     await page.getByRole('button', { name: 'Déclarer un sinistre' }).first().click();
@@ -109,6 +109,12 @@ describe('sinisters register', () => {
     expect((await column(page, 0))[0]).toBe(today());
 
     const actions = () => table(page).getByRole('button', { name: /^Actions pour/ }).first();
+    await actions().click();
+    await page.getByRole('menuitem', { name: 'Modifier' }).click();
+    await page.getByRole('dialog').getByLabel(/^Ville/).fill('Lyon');
+    await page.getByRole('dialog').getByRole('button', { name: 'Enregistrer' }).click();
+    await expect.poll(() => column(page, 5)).toEqual(['Lyon']);
+
     await actions().click();
     await page.getByRole('menuitem', { name: 'Archiver' }).click();
     await expect.poll(() => page.getByText('Sinistre archivé').isVisible()).toBe(true);
