@@ -45,7 +45,9 @@ function vitest(title, workspace, extraArgs = [], env = {}) {
   }
   passed += counts.numPassedTests;
   failed += counts.numFailedTests;
-  summary.push(`✓ ${title}: ${counts.numPassedTests} tests (${seconds} s)`);
+  const skipped = counts.numPendingTests + counts.numTodoTests;
+  // A test skipped on purpose (e.g. PostgreSQL-only checks during the PGlite pass) is said, not hidden.
+  summary.push(`✓ ${title}: ${counts.numPassedTests} tests${skipped > 0 ? `, ${skipped} ignorés (propres à l'autre base)` : ''} (${seconds} s)`);
 }
 
 function finish(code, message) {
