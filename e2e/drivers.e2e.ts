@@ -31,6 +31,17 @@ describe('drivers register', () => {
     await expectAccessible(page);
     await screenshot(page, 'drivers');
 
+    // 'Voir' opens the details with the documents section.
+    await table(page).getByRole('button', { name: /^Actions pour/ }).first().click();
+    await page.getByRole('menuitem', { name: 'Voir' }).click();
+    const details = page.getByRole('dialog');
+    await expect.poll(() => details.getByText('Aucun document').isVisible()).toBe(true);
+    expect(await details.getByText('Téléphone').isVisible()).toBe(true);
+    await page.waitForTimeout(400); // let the opening transition end, for the screenshot only
+    await screenshot(page, 'drivers-details');
+    await details.getByRole('button', { name: 'Fermer' }).first().click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
     // Sort: the Nom header toggles descending; the URL says so.
     const ascending = await firstCellOfRows(page);
     await table(page).getByRole('button', { name: /^Nom/ }).click();

@@ -1,21 +1,7 @@
-import CloseIcon from '@mui/icons-material/Close';
-import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import IconButton from '@mui/material/IconButton';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
-import Typography from '@mui/material/Typography';
 import type { Sinister } from '@flotte/contract';
-import { Fragment, useId, useState, type ReactNode } from 'react';
+import { Detail, DetailList, DetailSection, DocumentsSection, RecordDialog } from '../../../components/register/record-dialog';
 import { formatDate, formatEuros, formatPlate } from '../../../lib/format';
 import { useSinister } from '../api/get-sinister';
 import { formatResponsibility, personName, vehiculeLabel, yesNo } from '../utils/format-sinister';
@@ -28,44 +14,31 @@ export type SinisterDetailsDialogProps = {
   onEdit?: (sinister: Sinister) => void;
 };
 
-function Detail({ label, children }: { label: string; children: ReactNode }) {
+function SinisterTitle({ sinister }: { sinister: Sinister }) {
+  const plate = formatPlate(sinister.vehicule?.immatriculation ?? sinister.immatriculation);
   return (
-    <Fragment>
-      <Typography component="dt" variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-        {children || 'Non renseigné'}
-      </Typography>
-    </Fragment>
+    <span>
+      Sinistre du {formatDate(sinister.sinisterDate)}
+      {plate && ' '}
+      {plate && (
+        // A plate never breaks at its dashes.
+        <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{`(${plate})`}</Box>
+      )}
+    </span>
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <Box component="section" aria-labelledby={id}>
-      <Typography id={id} component="h3" variant="subtitle1" sx={{ fontWeight: 700, mb: 1 }}>
-        {title}
-      </Typography>
-      {children}
-    </Box>
-  );
-}
-
-const detailsGrid = {
-  m: 0,
-  display: 'grid',
-  gridTemplateColumns: { xs: '1fr', sm: '200px 1fr' },
-  columnGap: 2,
-  rowGap: { xs: 0.25, sm: 1 },
-} as const;
-
-function SinisterDetails({ sinister }: { sinister: Sinister }) {
+/** Every field of a claim, read from GET /api/sinister/{id}; the list row is shown meanwhile. */
+function SinisterDetails({ listed }: { listed: Sinister }) {
+  const query = useSinister(listed.uuid, listed);
+  const sinister = query.data ?? listed;
   return (
     <>
-      <Section title="Sinistre">
-        <Box component="dl" sx={detailsGrid}>
+      {query.error && !query.isFetching && (
+        <Alert severity="warning">{`${query.error.message} Les informations affichées viennent de la liste.`}</Alert>
+      )}
+      <DetailSection title="Sinistre">
+        <DetailList labelWidth={200}>
           <Detail label="N° de sinistre">{sinister.sinisterIntermediateRef}</Detail>
           <Detail label="Date du sinistre">{formatDate(sinister.sinisterDate)}</Detail>
           <Detail label="Véhicule">{vehiculeLabel(sinister.vehicule)}</Detail>
@@ -74,95 +47,34 @@ function SinisterDetails({ sinister }: { sinister: Sinister }) {
           <Detail label="Garantie">{sinister.guarantee?.label}</Detail>
           <Detail label="Taux de responsabilité">{formatResponsibility(sinister.responsibilityRate) || 'Inconnu'}</Detail>
           <Detail label="Coût total">{formatEuros(sinister.totalCost)}</Detail>
-        </Box>
-      </Section>
-      <Section title="Circonstances">
-        <Box component="dl" sx={detailsGrid}>
+        </DetailList>
+      </DetailSection>
+      <DetailSection title="Circonstances">
+        <DetailList labelWidth={200}>
           <Detail label="Déclaré à l’assureur">{yesNo(sinister.isDeclared)}</Detail>
           <Detail label="Dommages corporels">{yesNo(sinister.hasHumanInjury)}</Detail>
           <Detail label="Véhicule endommagé">{yesNo(sinister.damagedVehicule)}</Detail>
           <Detail label="Tiers impliqué">{yesNo(sinister.isThirdImplicated)}</Detail>
           <Detail label="Convention IDA">{yesNo(sinister.ida)}</Detail>
-        </Box>
-      </Section>
-      <Section title="Suivi">
-        <Box component="dl" sx={detailsGrid}>
+        </DetailList>
+      </DetailSection>
+      <DetailSection title="Suivi">
+        <DetailList labelWidth={200}>
           <Detail label="Statut">{sinister.isArchived ? 'Archivé' : 'Actif'}</Detail>
           {sinister.isArchived && <Detail label="Date d’archivage">{formatDate(sinister.archivedAt)}</Detail>}
           <Detail label="Date de saisie">{formatDate(sinister.createdAt)}</Detail>
-        </Box>
-      </Section>
-      <Section title="Documents">
-        {sinister.documents.length === 0 ? (
-          <Typography color="text.secondary">Aucun document</Typography>
-        ) : (
-          <List dense disablePadding>
-            {sinister.documents.map((document) => (
-              <ListItem key={document.uuid} disableGutters>
-                <ListItemIcon sx={{ minWidth: 32 }}>
-                  <DescriptionOutlined fontSize="small" />
-                </ListItemIcon>
-                <ListItemText primary={document.name} />
-              </ListItem>
-            ))}
-          </List>
-        )}
-      </Section>
+        </DetailList>
+      </DetailSection>
+      <DocumentsSection documents={sinister.documents} />
     </>
   );
 }
 
-/** 'Voir': every field of a claim, read from GET /api/sinister/{id}. */
-export function SinisterDetailsDialog({ sinister: current, onClose, onEdit }: SinisterDetailsDialogProps) {
-  const titleId = useId();
-  // Keep the last claim while the closing transition plays.
-  const [listed, setListed] = useState(current);
-  if (current && current !== listed) setListed(current);
-  const query = useSinister(listed?.uuid, listed ?? undefined);
-  const sinister = query.data ?? listed;
-  const plate = formatPlate(sinister?.vehicule?.immatriculation ?? sinister?.immatriculation);
-
+/** 'Voir': a claim's details. */
+export function SinisterDetailsDialog({ sinister, onClose, onEdit }: SinisterDetailsDialogProps) {
   return (
-    <Dialog
-      open={current !== null}
-      onClose={onClose}
-      aria-labelledby={titleId}
-      maxWidth="sm"
-      fullWidth
-      slotProps={{ transition: { onExited: () => setListed(null) } }}
-    >
-      {sinister && (
-        <>
-          <DialogTitle id={titleId} sx={{ pr: 7, display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-            <span>
-              Sinistre du {formatDate(sinister.sinisterDate)}
-              {plate && ' '}
-              {plate && (
-                // A plate never breaks at its dashes.
-                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{`(${plate})`}</Box>
-              )}
-            </span>
-            {sinister.isArchived && <Chip label="Archivé" size="small" sx={{ fontWeight: 600 }} />}
-          </DialogTitle>
-          <IconButton aria-label="Fermer" onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
-            <CloseIcon />
-          </IconButton>
-          <DialogContent sx={{ display: 'grid', gap: 3 }}>
-            {query.error && !query.isFetching && (
-              <Alert severity="warning">{`${query.error.message} Les informations affichées viennent de la liste.`}</Alert>
-            )}
-            <SinisterDetails sinister={sinister} />
-          </DialogContent>
-          <DialogActions sx={{ px: 3, pb: 2 }}>
-            <Button onClick={onClose}>Fermer</Button>
-            {onEdit && (
-              <Button variant="contained" onClick={() => onEdit(sinister)}>
-                Modifier
-              </Button>
-            )}
-          </DialogActions>
-        </>
-      )}
-    </Dialog>
+    <RecordDialog record={sinister} onClose={onClose} onEdit={onEdit} title={(s) => <SinisterTitle sinister={s} />}>
+      {(s) => <SinisterDetails listed={s} />}
+    </RecordDialog>
   );
 }

@@ -1,0 +1,128 @@
+import CloseIcon from '@mui/icons-material/Close';
+import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Typography from '@mui/material/Typography';
+import { Fragment, useId, useState, type ReactNode } from 'react';
+
+/** One label/value pair of a details list; an empty value reads 'Non renseigné'. */
+export function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Fragment>
+      <Typography component="dt" variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+        {children || 'Non renseigné'}
+      </Typography>
+    </Fragment>
+  );
+}
+
+/** The label/value grid (a <dl>): labels beside values, stacked on a phone. */
+export function DetailList({ children, labelWidth = 160 }: { children: ReactNode; labelWidth?: number }) {
+  return (
+    <Box
+      component="dl"
+      sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: `${labelWidth}px 1fr` }, columnGap: 2, rowGap: { xs: 0.25, sm: 1.25 } }}
+    >
+      {children}
+    </Box>
+  );
+}
+
+/** A titled part of a details dialog (h3). */
+export function DetailSection({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <Box component="section" aria-labelledby={id}>
+      <Typography id={id} component="h3" variant="subtitle1" sx={{ fontWeight: 700, mb: 1 }}>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+/** 'Documents' of a record: 'Aucun document' until the document management issue fills them. */
+export function DocumentsSection({ documents }: { documents: readonly { uuid: string; name: string }[] }) {
+  return (
+    <DetailSection title="Documents">
+      {documents.length === 0 ? (
+        <Typography color="text.secondary">Aucun document</Typography>
+      ) : (
+        <List dense disablePadding>
+          {documents.map((document) => (
+            <ListItem key={document.uuid} disableGutters>
+              <ListItemIcon sx={{ minWidth: 32 }}>
+                <DescriptionOutlined fontSize="small" />
+              </ListItemIcon>
+              <ListItemText primary={document.name} />
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </DetailSection>
+  );
+}
+
+export type RecordDialogProps<T extends { isArchived: boolean }> = {
+  /** The record shown; closed when null. */
+  record: T | null;
+  onClose: () => void;
+  /** Adds a 'Modifier' button. */
+  onEdit?: (record: T) => void;
+  /** The dialog title (an 'Archivé' chip follows it for archived records). */
+  title: (record: T) => ReactNode;
+  /** The details: DetailList / DetailSection / DocumentsSection. */
+  children: (record: T) => ReactNode;
+};
+
+/** 'Voir' for a register row: title, close button, the details, 'Fermer' and 'Modifier'. */
+export function RecordDialog<T extends { isArchived: boolean }>({ record: current, onClose, onEdit, title, children }: RecordDialogProps<T>) {
+  const titleId = useId();
+  // Keep the last record while the closing transition plays.
+  const [record, setRecord] = useState(current);
+  if (current && current !== record) setRecord(current);
+  return (
+    <Dialog
+      open={current !== null}
+      onClose={onClose}
+      aria-labelledby={titleId}
+      maxWidth="sm"
+      fullWidth
+      slotProps={{ transition: { onExited: () => setRecord(null) } }}
+    >
+      {record && (
+        <>
+          <DialogTitle id={titleId} sx={{ pr: 7, display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+            {title(record)}
+            {record.isArchived && <Chip label="Archivé" size="small" sx={{ fontWeight: 600 }} />}
+          </DialogTitle>
+          <IconButton aria-label="Fermer" onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
+            <CloseIcon />
+          </IconButton>
+          <DialogContent sx={{ display: 'grid', gap: 3 }}>{children(record)}</DialogContent>
+          <DialogActions sx={{ px: 3, pb: 2 }}>
+            <Button onClick={onClose}>Fermer</Button>
+            {onEdit && (
+              <Button variant="contained" onClick={() => onEdit(record)}>
+                Modifier
+              </Button>
+            )}
+          </DialogActions>
+        </>
+      )}
+    </Dialog>
+  );
+}
