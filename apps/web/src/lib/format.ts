@@ -13,3 +13,8 @@ export function formatDate(value: string | Date | null | undefined): string {
 // The contract owns these rules, so the web shows exactly what the API validates:
 // phones (E.164 in, `06 12 34 56 78` out), amounts (`1 234,56 €`) and plates (`AB-123-CD`).
 export { formatEuros, formatPhone, formatPlate } from '@flotte/contract';
+
+/** `plural(12, 'véhicule')` → '12 véhicules'. French: 0 and 1 take the singular. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count.toLocaleString('fr-FR')} ${count > 1 ? pluralForm : singular}`;
+}

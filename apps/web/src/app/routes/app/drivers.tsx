@@ -20,12 +20,8 @@ import { DriverDetailsDialog } from '../../../features/drivers/components/driver
 import { DriverFormDialog } from '../../../features/drivers/components/driver-form-dialog';
 import { DriversTable, driverName } from '../../../features/drivers/components/drivers-table';
 import { useCurrentUser } from '../../../lib/auth-store';
+import { plural } from '../../../lib/format';
 import { canHardDelete } from '../../../lib/permissions';
-
-function plural(count: number, singular: string, pluralForm = `${singular}s`) {
-  // French: 0 and 1 take the singular.
-  return `${count.toLocaleString('fr-FR')} ${count > 1 ? pluralForm : singular}`;
-}
 
 export default function DriversRoute() {
   const user = useCurrentUser();

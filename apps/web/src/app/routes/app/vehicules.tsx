@@ -19,7 +19,6 @@ import { useRestoreVehicule } from '../../../features/vehicules/api/restore-vehi
 import { vehiculesFilters } from '../../../features/vehicules/api/update-vehicules-category';
 import { useUpdateVehicule } from '../../../features/vehicules/api/update-vehicule';
 import { BulkCategoryButton } from '../../../features/vehicules/components/bulk-category-button';
-import { plural } from '../../../features/vehicules/components/plural';
 import { VehiculeArchiveDialog } from '../../../features/vehicules/components/vehicule-archive-dialog';
 import { VehiculeDetailsDialog } from '../../../features/vehicules/components/vehicule-details-dialog';
 import { VehiculeFormDialog } from '../../../features/vehicules/components/vehicule-form-dialog';
@@ -27,7 +26,7 @@ import { CategoryFilter, PeriodFilter } from '../../../features/vehicules/compon
 import { VehiculesTable, vehiculeName } from '../../../features/vehicules/components/vehicules-table';
 import { ApiError } from '../../../lib/api-error';
 import { useCurrentUser } from '../../../lib/auth-store';
-import { formatDate } from '../../../lib/format';
+import { formatDate, plural } from '../../../lib/format';
 import { canHardDelete } from '../../../lib/permissions';
 
 export default function VehiculesRoute() {

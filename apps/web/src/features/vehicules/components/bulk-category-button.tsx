@@ -8,8 +8,8 @@ import { useId, useState } from 'react';
 import { ConfirmDialog } from '../../../components/register/confirm-dialog';
 import { showActionError } from '../../../components/register/register-actions';
 import { snackbar } from '../../../components/snackbar/snackbar';
+import { plural } from '../../../lib/format';
 import { useUpdateVehiculesCategory, type VehiculesFilters } from '../api/update-vehicules-category';
-import { plural } from './plural';
 import { vehiculeTypeShortLabel } from './vehicules-table';
 
 export type BulkCategoryButtonProps = {

@@ -98,8 +98,7 @@ function PlateField({ control }: { control: Control<VehiculeInput, unknown, Vehi
 
 function TypeField({ control }: { control: Control<VehiculeInput, unknown, VehiculeOutput> }) {
   const { field, fieldState } = useController({ control, name: 'type' });
-  // The contract's enum says 'Catégorie de véhicule inconnue' for an empty choice too.
-  const message = fieldState.error && !field.value ? 'La catégorie est obligatoire' : fieldState.error?.message;
+  const message = fieldState.error?.message;
   return (
     <TextField
       select
