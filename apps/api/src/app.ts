@@ -78,7 +78,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   await registerSwagger(app);
 
   const tokens = new AccessTokens(config.appSecret);
-  await app.register(authenticatePlugin, { tokens });
+  await app.register(authenticatePlugin, { tokens, contextTtlMs: config.authContextTtlMs });
   const auth = createAuthService(database.db, tokens);
 
   await app.register(

@@ -28,6 +28,7 @@ const EnvSchema = z.object({
   SMTP_PASSWORD: z.string().optional(),
   SMTP_FROM: z.string().default('FlotteAssur <no-reply@flotteassur.local>'),
   WEB_DIST: z.string().optional(),
+  AUTH_CONTEXT_TTL_MS: z.coerce.number({ error: 'attendu : un nombre de millisecondes' }).int().min(0).max(60_000).default(5_000),
 });
 
 export type Config = Readonly<{
@@ -43,6 +44,8 @@ export type Config = Readonly<{
   trustProxy: boolean;
   smtp: Readonly<{ host: string | undefined; port: number; secure: boolean; user: string | undefined; password: string | undefined; from: string }>;
   webDist: string | undefined;
+  /** How long a caller's roles and organization are reused without a query (0: never). */
+  authContextTtlMs: number;
 }>;
 
 export class ConfigError extends Error {
@@ -92,5 +95,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: e.SMTP_FROM,
     }),
     webDist: e.WEB_DIST,
+    authContextTtlMs: e.AUTH_CONTEXT_TTL_MS,
   });
 }

@@ -1,74 +1,193 @@
 import { COUNT_CAP } from '@flotte/contract';
-import { and, count, desc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import { inArray, isNotNull, isNull, type SQL, sql, type Subquery } from 'drizzle-orm';
+import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { Tx } from './scope.js';
 import { registerCounts } from './schema/sinisters.js';
 
-/** What the archive filter of every register means (SPEC 4): active by default. */
-export function archiveCondition(archivedAt: PgColumn, query: { withArchived?: boolean; onlyArchived?: boolean }): SQL | undefined {
-  if (query.onlyArchived) return isNotNull(archivedAt);
-  if (query.withArchived) return undefined;
+export type Register = 'drivers' | 'vehicules' | 'sinisters';
+
+/** The archive filter of every register (SPEC 4): active rows by default. */
+export type ArchiveMode = 'active' | 'with' | 'only';
+
+export function archiveModeOf(query: { withArchived?: boolean; onlyArchived?: boolean }): ArchiveMode {
+  if (query.onlyArchived) return 'only';
+  return query.withArchived ? 'with' : 'active';
+}
+
+export function archiveCondition(archivedAt: PgColumn, mode: ArchiveMode): SQL | undefined {
+  if (mode === 'only') return isNotNull(archivedAt);
+  if (mode === 'with') return undefined;
   return isNull(archivedAt);
 }
 
+type SortKey = SQL | PgColumn;
+
 /**
- * Maps `sortBy` ('name' or '-name', already checked against the allow-list) to ORDER BY, uuid last
- * for a stable page. With a search, the sort key is wrapped so that PostgreSQL cannot walk the sort
- * index filtering row by row (a rare term far down that order means scanning most of the register):
- * it fetches the matches through the trigram index and sorts them instead.
+ * Maps `sortBy` ('name' or '-name', already checked against the allow-list) to its keys, uuid
+ * last for a stable page; a column may bring its own next keys (surname, then first name).
  */
-export function orderBy<K extends string>(
+export function sortKeys<K extends string>(
   sortBy: string | undefined,
-  columns: Record<K, SQL | PgColumn | (SQL | PgColumn)[]>,
+  columns: Record<K, SortKey | SortKey[]>,
   fallback: `${K}` | `-${K}`,
   tieBreaker: PgColumn,
-  options: { searching?: boolean } = {},
-): SQL[] {
+): { keys: SortKey[]; descending: boolean } {
   const key = sortBy ?? fallback;
   const descending = key.startsWith('-');
   const column = columns[(descending ? key.slice(1) : key) as K];
-  // A column may bring its own next keys (surname, then first name) before the uuid.
-  const keys = [...(Array.isArray(column) ? column : [column]), tieBreaker];
-  return keys.map((k, i) => {
-    const sortKey = options.searching && i === 0 ? sql`coalesce(${k}, ${k})` : k;
-    return descending ? desc(sortKey) : sql`${sortKey} asc`;
-  });
+  return { keys: [...(Array.isArray(column) ? column : [column]), tieBreaker], descending };
 }
 
-/** Active / archived counts of one register, kept by triggers (migration 0004). */
-export async function readCounts(tx: Tx, organizationUuid: string, register: 'drivers' | 'vehicules' | 'sinisters') {
-  const [row] = await tx
-    .select({ active: registerCounts.active, archived: registerCounts.archived })
-    .from(registerCounts)
-    .where(and(eq(registerCounts.organizationUuid, organizationUuid), eq(registerCounts.register, register)));
-  return { nbInActivity: Number(row?.active ?? 0), nbOfArchived: Number(row?.archived ?? 0) };
+/** Values every page statement takes as placeholders (the rest of its SQL is its shape). */
+export const pagePlaceholders = {
+  organization: sql.placeholder('organization'),
+  knownVersion: sql.placeholder('knownVersion'),
+  limit: sql.placeholder('limit'),
+  offset: sql.placeholder('offset'),
+};
+
+export type PageValues = { organization: string; knownVersion: number | null; limit: number; offset: number };
+
+/**
+ * The version and maintained counts of a register for the organization, as a one-row table.
+ * The version sums those of every register the list shows (a claim shows its vehicle's plate and
+ * its driver's name): any write to one of them changes it (migration 0008).
+ */
+function registerState(tx: Tx, register: Register, shown: readonly Register[]) {
+  const organization = sql`${pagePlaceholders.organization}::uuid`;
+  const count = (column: PgColumn) =>
+    sql<number>`coalesce((select ${column} from ${registerCounts} where ${registerCounts.organizationUuid} = ${organization} and ${registerCounts.register} = ${register}), 0)`.mapWith(
+      Number,
+    );
+  return tx
+    .select({
+      version: sql<number>`(select coalesce(sum(${registerCounts.version}), 0) from ${registerCounts} where ${registerCounts.organizationUuid} = ${organization} and ${inArray(registerCounts.register, [...shown])})`
+        .mapWith(Number)
+        .as('list_version'),
+      active: count(registerCounts.active).as('list_active'),
+      archived: count(registerCounts.archived).as('list_archived'),
+    })
+    .from(sql`(values (1)) as list_one (x)`)
+    .as('list_state');
 }
 
 /**
- * One page of a register: the rows, the maintained counts and the total, fetched side by side.
- * Without a search or filter the total is the maintained count (no count(*) over the register);
- * with one, rows are counted up to COUNT_CAP (an exact count of a million claims costs seconds).
+ * Rows are only read when the caller's copy of the page is missing or stale. Given the version of
+ * the page it already has (knownVersion), a page statement stops at the version when nothing was
+ * written since (decision 007): this condition is put in every subquery that reads rows, and as
+ * it only references the state row, PostgreSQL tests it once before scanning anything.
  */
-export async function registerPage<Row>(
-  tx: Tx,
-  organizationUuid: string,
-  register: 'drivers' | 'vehicules' | 'sinisters',
-  query: { withArchived?: boolean; onlyArchived?: boolean },
-  parts: { rows: Promise<Row[]>; filtered: boolean; matching: (tx: Tx) => PgSelect },
-) {
-  const [rows, counts, filteredTotal] = await Promise.all([
-    parts.rows,
-    readCounts(tx, organizationUuid, register),
-    parts.filtered ? countCapped(tx, parts.matching(tx)) : Promise.resolve(null),
-  ]);
-  if (filteredTotal !== null) {
-    return { rows, total: Math.min(filteredTotal, COUNT_CAP), totalIsCapped: filteredTotal > COUNT_CAP, counts };
-  }
-  const total = query.onlyArchived ? counts.nbOfArchived : query.withArchived ? counts.nbInActivity + counts.nbOfArchived : counts.nbInActivity;
-  return { rows, total, totalIsCapped: false, counts };
+function changedSince(state: ReturnType<typeof registerState>): SQL {
+  return sql`${pagePlaceholders.knownVersion}::bigint is distinct from ${state.version}`;
 }
 
-async function countCapped(tx: Tx, matching: PgSelect): Promise<number> {
-  const [row] = await tx.select({ n: count() }).from(matching.limit(COUNT_CAP + 1).as('matching'));
-  return row?.n ?? 0;
+/** The rows matching a filter, counted up to COUNT_CAP + 1 (an exact count of a million claims costs seconds). */
+function cappedCount(tx: Tx, table: PgTable, where: SQL | undefined) {
+  return tx
+    .select({ matched: sql<number>`count(*)`.mapWith(Number).as('list_matched') })
+    .from(
+      tx
+        .select({ one: sql`1`.as('list_one') })
+        .from(table)
+        .where(where)
+        .limit(COUNT_CAP + 1)
+        .as('list_matching'),
+    )
+    .as('list_count');
+}
+
+/**
+ * ORDER BY of a page. With a search, the first key is wrapped so that PostgreSQL cannot walk the
+ * sort index filtering row by row (a rare term far down that order means scanning most of the
+ * register): it fetches the matches through the trigram index and sorts them instead.
+ */
+export function pageOrder(order: { keys: SortKey[]; descending: boolean }, searching: boolean): SQL[] {
+  return order.keys.map((key, i) => {
+    const expression = searching && i === 0 ? sql`coalesce(${key}, ${key})` : sql`${key}`;
+    return order.descending ? sql`${expression} desc` : sql`${expression} asc`;
+  });
+}
+
+/**
+ * The sort keys as columns of the page subquery (list_sort0…), so that the outer query keeps its
+ * order. Typed as a bare object: they are for pageStatement, not part of the row.
+ */
+export function sortColumns(order: { keys: SortKey[] }): object {
+  return Object.fromEntries(order.keys.map((key, i) => [`list_sort${i}`, sql`${key}`.as(`list_sort${i}`)]));
+}
+
+/**
+ * The shared part of every register page statement: state, gate and count, built before the
+ * register's own page subquery (which puts `gate` in its WHERE), then assembled around it.
+ */
+export function pageParts(tx: Tx, register: Register, shown: readonly Register[] = [register]) {
+  const state = registerState(tx, register, shown);
+  return { state, gate: changedSince(state) };
+}
+
+/**
+ * One page of a register in ONE statement: the version, the maintained counts, the filtered total
+ * (only counted for a filtered list) and the page's columns, one result row per register row in
+ * the page's order (a single row of nulls but the state when the page is empty or unchanged).
+ */
+export function pageStatement<TPage extends Subquery<string, Record<string, unknown>>, TFields extends SelectedFields>(
+  tx: Tx,
+  parts: ReturnType<typeof pageParts>,
+  spec: {
+    table: PgTable;
+    where: SQL | undefined;
+    filtered: boolean;
+    /** The register's page subquery (`.as('list_page')`), selecting sortColumns(order) besides its fields. */
+    page: TPage;
+    /** The page's columns as the result shows them, taken from `page`. */
+    fields: TFields;
+    order: { keys: SortKey[]; descending: boolean };
+  },
+) {
+  const { state } = parts;
+  const count = cappedCount(tx, spec.table, spec.filtered ? spec.where : sql`false`);
+  const sortColumn = (i: number) => (spec.page as unknown as Record<string, SQL.Aliased>)[`list_sort${i}`]!;
+  return tx
+    .select({ version: state.version, active: state.active, archived: state.archived, matched: count.matched, ...spec.fields })
+    .from(state)
+    .leftJoinLateral(count, sql`true`)
+    // (leftJoinLateral's constraint cannot be checked against a type parameter.)
+    .leftJoinLateral(spec.page as unknown as Subquery<'list_page', Record<string, unknown>>, sql`true`)
+    .orderBy(...spec.order.keys.map((_, i) => (spec.order.descending ? sql`${sortColumn(i)} desc` : sql`${sortColumn(i)} asc`)));
+}
+
+export type PageResult<Row> =
+  | { unchanged: true; version: number }
+  | { unchanged: false; version: number; rows: Row[]; total: number; totalIsCapped: boolean; counts: { nbInActivity: number; nbOfArchived: number } };
+
+type StateColumns = { version: number | null; active: number | null; archived: number | null; matched: number | null };
+
+/**
+ * Reads what a page statement returned: "unchanged" when the caller's copy is current, otherwise
+ * the rows (`toRow` gives null for the row of nulls of an empty page) and the totals.
+ */
+export function pageResult<R extends StateColumns, Row>(
+  result: R[],
+  archive: ArchiveMode,
+  filtered: boolean,
+  knownVersion: number | null,
+  toRow: (row: R) => Row | null,
+): PageResult<Row> {
+  // The state is a one-row table the rest is left-joined to: there is always a first row.
+  const first = result[0]!;
+  const version = first.version ?? 0;
+  if (knownVersion !== null && version === knownVersion) return { unchanged: true, version };
+  const rows = result.flatMap((r) => {
+    const row = toRow(r);
+    return row ? [row] : [];
+  });
+  const active = first.active ?? 0;
+  const archived = first.archived ?? 0;
+  const counts = { nbInActivity: active, nbOfArchived: archived };
+  if (filtered) {
+    const matched = first.matched ?? 0;
+    return { unchanged: false, version, rows, total: Math.min(matched, COUNT_CAP), totalIsCapped: matched > COUNT_CAP, counts };
+  }
+  const total = archive === 'only' ? archived : archive === 'with' ? active + archived : active;
+  return { unchanged: false, version, rows, total, totalIsCapped: false, counts };
 }

@@ -1,38 +1,13 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDrivers, createOrganization } from '../seed/factories.js';
 import { createTestApp, type TestContext } from '../../test/test-app.js';
 import { drivers } from './schema/drivers.js';
-import { readTenant } from './scope.js';
-import { inlineParams, runScopedRead, toLiteral } from './scoped-reads.js';
+import { readTenant, type Tx } from './scope.js';
+import { runScopedRead } from './scoped-reads.js';
 
-describe('inlined literals', () => {
-  it.each([
-    [null, 'NULL'],
-    [undefined, 'NULL'],
-    [42, '(42)'],
-    [-5, '(-5)'],
-    [true, 'TRUE'],
-    ["l'Étoile", "'l''Étoile'"],
-    ['a\\b', " E'a\\\\b'"],
-    [new Date('2026-01-02T03:04:05.000Z'), "'2026-01-02T03:04:05.000Z'"],
-  ])('renders %j as %s', (value, literal) => {
-    expect(toLiteral(value)).toBe(literal);
-  });
-
-  it('refuses what it cannot render safely', () => {
-    expect(() => toLiteral({ a: 1 })).toThrow(/unsupported/);
-    expect(() => toLiteral(Number.NaN)).toThrow(/non-finite/);
-    expect(() => inlineParams('select $2', ['x'])).toThrow(/missing parameter/);
-  });
-
-  it('keeps "x - $1" from turning into a comment', () => {
-    expect(inlineParams('select 1 - $1', [-1])).toBe('select 1 - (-1)');
-  });
-});
-
-// Single-message reads exist on PostgreSQL pools only; PGlite reads go through withTenant.
-describe.runIf(inject('testDb').kind === 'postgres')('single-message scoped reads on PostgreSQL', () => {
+// Pipelined reads exist on PostgreSQL pools only; PGlite reads go through withTenant.
+describe.runIf(inject('testDb').kind === 'postgres')('pipelined scoped reads on PostgreSQL', () => {
   let t: TestContext;
   let orgA: { uuid: string };
   let orgB: { uuid: string };
@@ -82,5 +57,59 @@ describe.runIf(inject('testDb').kind === 'postgres')('single-message scoped read
       t.database.scopedReads!.select().from(drivers).where(sql`${drivers.lastName} = ${"x' or '1'='1"}`),
     );
     expect(rows).toEqual([]);
+  });
+
+  const rowsOf = async <R>(tx: Tx, query: SQL) => ((await tx.execute(query)) as unknown as { rows: R[] }).rows;
+  const inOrgA = <T>(fn: (tx: Tx) => PromiseLike<T>) => runScopedRead({ role: 'flotte_app', organizationUuid: orgA.uuid }, () => fn(t.database.scopedReads!));
+
+  it('runs the scope and the query in one transaction, as flotte_app with the organization set', async () => {
+    const [row] = await inOrgA((tx) => rowsOf<{ org: string; role: string }>(tx, sql`select current_setting('app.org_id') as org, current_user as role`));
+    // The setting is transaction-local: seen here, gone on the connection afterwards (test above).
+    expect(row).toEqual({ org: orgA.uuid, role: 'flotte_app' });
+  });
+
+  it('parses a named query once per connection and reuses it, with new values each time', async () => {
+    const byName = (tx: Tx) =>
+      tx.select({ lastName: drivers.lastName }).from(drivers).where(sql`${drivers.lastName} like ${sql.placeholder('prefix')}`).prepare('test_drivers_by_prefix');
+    const first = await inOrgA((tx) => byName(tx).execute({ prefix: 'Al%' }));
+    const again = await inOrgA((tx) => byName(tx).execute({ prefix: 'Z%' }));
+    expect(first).toEqual([{ lastName: 'Alpha' }]);
+    expect(again).toEqual([]);
+    const prepared = await inOrgA((tx) => rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from pg_prepared_statements where name = 'test_drivers_by_prefix'`));
+    // Up to 4 pooled connections: this read's connection has the statement, or has not run it yet.
+    expect(prepared[0]!.n).toBeLessThanOrEqual(1);
+  });
+
+  it('reports an error of the query, then keeps serving reads and leaves no scope behind', async () => {
+    await expect(inOrgA((tx) => tx.execute(sql`select 1 / ${0}::int`))).rejects.toMatchObject({ cause: { message: expect.stringMatching(/division by zero/) } });
+    await expect(inOrgA((tx) => tx.select().from(drivers).where(sql`${drivers.uuid} = ${'pas-un-uuid'}`))).rejects.toBeDefined();
+    const named = (tx: Tx) => tx.select().from(drivers).where(sql`${drivers.createdAt} > ${sql.placeholder('since')}::timestamptz`).prepare('test_drivers_since');
+    await expect(inOrgA((tx) => named(tx).execute({ since: 'hier' }))).rejects.toBeDefined();
+    expect(await inOrgA((tx) => named(tx).execute({ since: '2000-01-01' }))).toHaveLength(1);
+    const rows = await readTenant(t.database.db, orgA.uuid, (tx) => tx.select({ lastName: drivers.lastName }).from(drivers));
+    expect(rows).toEqual([{ lastName: 'Alpha' }]);
+  });
+
+  it('fails a query whose value cannot be sent, without touching the connection', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(inOrgA((tx) => tx.execute(sql`select ${circular}::jsonb`))).rejects.toBeDefined();
+    expect(await inOrgA((tx) => tx.select().from(drivers))).toHaveLength(1);
+  });
+
+  it('reads as flotte_system with no organization in a system scope', async () => {
+    const rows = await runScopedRead({ role: 'flotte_system' }, () =>
+      rowsOf<{ org: string; role: string; n: number }>(
+        t.database.scopedReads!,
+        sql`select current_setting('app.org_id') as org, current_user as role, (select count(*)::int from drivers) as n`,
+      ),
+    );
+    expect(rows[0]).toEqual({ org: '', role: 'flotte_system', n: 3 });
+  });
+
+  it('refuses an organization that is not a uuid', async () => {
+    await expect(runScopedRead({ role: 'flotte_app', organizationUuid: "x', true); --" }, () => t.database.scopedReads!.select().from(drivers))).rejects.toMatchObject({
+      cause: { message: expect.stringMatching(/invalid organization uuid/) },
+    });
   });
 });

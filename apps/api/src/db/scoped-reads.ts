@@ -1,52 +1,107 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 
 /**
- * Reads in one round trip (docs/decisions/005-single-message-scoped-reads.md).
+ * Reads in one round trip, each carrying its own tenant scope (docs/decisions/006-pipelined-scoped-reads.md).
  *
- * A list request used to cost BEGIN, set_config, its queries and COMMIT: five round trips to
- * PostgreSQL, which bounded throughput. Here each query travels in ONE simple-protocol message,
- * `SELECT set_config('role', …, true), set_config('app.org_id', …, true); <query>`: PostgreSQL runs
- * a multi-statement message as one implicit transaction, so the transaction-local scope covers
- * the query and vanishes with it, exactly as in withTenant. The simple protocol has no bind
- * parameters, so values are inlined with node-postgres' escapeLiteral.
+ * A read is sent as ONE pipelined series of extended-protocol messages closed by a single Sync:
+ *
+ *   Parse/Bind/Execute  SELECT set_config('role', $1, true), set_config('app.org_id', $2, true), …
+ *   [Parse] Bind/Execute  the query, with its values as bind parameters
+ *   Sync
+ *
+ * PostgreSQL runs everything before a Sync as one implicit transaction, so the transaction-local
+ * scope covers exactly that query and is gone afterwards, as in withTenant. Values travel as bind
+ * parameters (nothing is inlined into the SQL), and a query that has a name (Drizzle's
+ * `.prepare(name)`) is parsed once per connection: PostgreSQL then reuses its plan.
  */
 
 export type ReadScope = { role: 'flotte_app'; organizationUuid: string } | { role: 'flotte_system' };
 
 const scopes = new AsyncLocalStorage<ReadScope>();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SCOPE_SQL = "SELECT set_config('role', $1, true), set_config('app.org_id', $2, true), set_config('plan_cache_mode', coalesce($3, current_setting('plan_cache_mode')), true)";
 
-/** A value as a SQL literal; numbers in parentheses so that `- $1` can never become a comment. */
-export function toLiteral(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error('non-finite number parameter');
-    return `(${value})`;
-  }
-  if (typeof value === 'bigint') return `(${value.toString()})`;
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (typeof value === 'string') return pg.escapeLiteral(value);
-  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
-  throw new Error(`unsupported parameter type for an inlined read: ${typeof value}`);
-}
+// node-postgres' own conversion of JS values to protocol text (arrays, dates, buffers, JSON).
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (value: unknown) => string | Buffer | null };
 
-export function inlineParams(text: string, params: readonly unknown[]): string {
-  return text.replace(/\$(\d+)/g, (_, index: string) => {
-    const position = Number(index) - 1;
-    if (position < 0 || position >= params.length) throw new Error(`missing parameter $${index}`);
-    return toLiteral(params[position]);
-  });
-}
-
-function scopePrefix(scope: ReadScope): string {
-  if (scope.role === 'flotte_system') return "SELECT set_config('role', 'flotte_system', true);";
+function scopeValues(scope: ReadScope): [string, string] {
+  if (scope.role === 'flotte_system') return ['flotte_system', ''];
   if (!UUID.test(scope.organizationUuid)) throw new Error('invalid organization uuid');
-  return `SELECT set_config('role', 'flotte_app', true), set_config('app.org_id', '${scope.organizationUuid}', true);`;
+  return ['flotte_app', scope.organizationUuid];
 }
 
-type QueryConfig = { text: string; rowMode?: 'array'; types?: pg.CustomTypesConfig; name?: string };
+/** The parts of node-postgres' connection a query writes its messages with. */
+type Connection = {
+  parse(message: { text: string; name?: string; types?: unknown[] }): void;
+  bind(message: { portal?: string; statement?: string; values?: unknown[] }): void;
+  describe(message: { type: 'P' | 'S'; name?: string }): void;
+  execute(message: { portal?: string; rows?: number }): void;
+  sync(): void;
+  stream: { cork?(): void; uncork?(): void };
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
+};
+
+type QueryConfig = { text: string; name?: string; rowMode?: 'array'; types?: pg.CustomTypesConfig };
+type Callback = (error: Error | null, results?: pg.QueryResult | pg.QueryResult[]) => void;
+
+/**
+ * A node-postgres Query whose submit() writes the scope statement and the query in one pipeline.
+ * Everything else (result parsing, rowMode, type parsers, errors, ReadyForQuery) is pg.Query's:
+ * the two statements come back as two results, like a multi-statement simple query.
+ */
+class ScopedQuery extends (pg.Query as unknown as new (config: QueryConfig & { callback: Callback }) => object) {
+  constructor(
+    private readonly statement: QueryConfig,
+    private readonly parameters: readonly unknown[],
+    private readonly scopeParameters: [string, string],
+    callback: Callback,
+  ) {
+    super({ ...statement, callback });
+  }
+
+  /** Called by the client when the connection is free; an Error returned fails this query alone. */
+  submit(connection: Connection): Error | null {
+    const { text, name } = this.statement;
+    if (name) {
+      const known = connection.parsedStatements[name] ?? connection.submittedNamedStatements[name];
+      if (known !== undefined && known !== text) return new Error(`prepared statement '${name}' already names another query`);
+    }
+    let values: unknown[];
+    try {
+      // Converted before anything is written: a value that cannot be sent fails alone.
+      values = this.parameters.map((value) => prepareValue(value));
+    } catch (error) {
+      return error as Error;
+    }
+    connection.stream.cork?.();
+    try {
+      // A named query is parsed first, so the connection's first ParseComplete is its own.
+      const parseNamed = Boolean(name) && connection.parsedStatements[name!] === undefined && connection.submittedNamedStatements[name!] === undefined;
+      if (parseNamed) {
+        connection.parse({ text, name, types: [] });
+        connection.submittedNamedStatements[name!] = text;
+      }
+      connection.parse({ text: SCOPE_SQL, name: '', types: [] });
+      // A named statement is one of a few list shapes built for reuse (db/statements.ts): its
+      // generic plan is what it is for, so PostgreSQL skips the five custom plans it would try first.
+      connection.bind({ portal: '', statement: '', values: [...this.scopeParameters, name ? 'force_generic_plan' : null] });
+      connection.describe({ type: 'P', name: '' });
+      connection.execute({ portal: '', rows: 0 });
+      if (!name) connection.parse({ text, name: '', types: [] });
+      connection.bind({ portal: '', statement: name ?? '', values });
+      connection.describe({ type: 'P', name: '' });
+      connection.execute({ portal: '', rows: 0 });
+      connection.sync();
+    } finally {
+      connection.stream.uncork?.();
+    }
+    return null;
+  }
+}
 
 /** A drizzle client over the pool whose every query carries the scope of the current read. */
 export function createScopedReadDatabase<TSchema extends Record<string, unknown>>(pool: pg.Pool, schema: TSchema) {
@@ -56,11 +111,19 @@ export function createScopedReadDatabase<TSchema extends Record<string, unknown>
       // Outside runScopedRead nothing is sent: no scope, no query.
       if (!scope) throw new Error('scoped read outside of a scope');
       const query = typeof config === 'string' ? { text: config } : config;
-      const text = `${scopePrefix(scope)}\n${inlineParams(query.text, values ?? [])}`;
-      const results = (await pool.query({ text, types: query.types, ...(query.rowMode ? { rowMode: query.rowMode } : {}) } as pg.QueryConfig)) as unknown as
-        | pg.QueryResult
-        | pg.QueryResult[];
-      return Array.isArray(results) ? results[results.length - 1] : results;
+      const scoped = scopeValues(scope);
+      const connection = await pool.connect();
+      try {
+        const results = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
+          connection.query(new ScopedQuery(query, values ?? [], scoped, (error, res) => (error ? reject(error) : resolve(res!))) as unknown as pg.QueryConfig);
+        });
+        connection.release();
+        return Array.isArray(results) ? results[results.length - 1] : results;
+      } catch (error) {
+        // As pg.Pool#query does: a connection that saw an error is closed, never reused.
+        connection.release(error as Error);
+        throw error;
+      }
     },
   };
   return drizzle(client as unknown as pg.Pool, { schema, casing: 'snake_case' });

@@ -1,6 +1,6 @@
-import { asc, type Column, type SQL, sql } from 'drizzle-orm';
+import { asc, type Column, type Placeholder, type SQL, sql } from 'drizzle-orm';
 
-/** A search term as an ILIKE pattern, its wildcards escaped so '%' and '_' match themselves. */
+/** A search term as an ILIKE/LIKE "contains" pattern, its wildcards escaped so '%' and '_' match themselves. */
 export function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -16,11 +16,31 @@ export function frenchOrder(expression: SQL | Column): SQL {
 }
 
 /**
- * A register search: `column` is the generated search_text (lower-cased, unaccented), the terms
- * are folded the same way on the constant side, so the trigram index serves the condition even
- * under row-level security (decision 004). Several terms are alternatives (OR).
+ * The distinct "contains" patterns of a register search: each spelling of the term (as typed,
+ * and e.g. a plate without its separators) once, lower-cased. Several patterns are alternatives.
  */
-export function searchTextMatches(column: SQL | Column, ...terms: string[]): SQL {
-  const conditions = [...new Set(terms.map((t) => t.toLowerCase()).filter((t) => t.length > 0))].map((term) => sql`${column} ilike f_unaccent(${likePattern(term)})`);
+export function searchPatterns(...terms: string[]): string[] {
+  return [...new Set(terms.map((t) => t.toLowerCase()).filter((t) => t.length > 0))].map(likePattern);
+}
+
+/**
+ * A register search: `column` is the generated search_text (lower-cased, unaccented) and each
+ * pattern is folded the same way on the constant side, so a plain LIKE (no per-row case folding)
+ * compares them and the trigram index serves it even under row-level security (decisions 004,
+ * 006). Patterns are values or placeholders of a prepared statement.
+ */
+export function searchTextMatches(column: SQL | Column, patterns: readonly (string | Placeholder)[]): SQL {
+  // The folding as a scalar subquery: evaluated once per statement, not per row, when the pattern is a parameter of a generic plan.
+  const conditions = patterns.map((pattern) => sql`${column} like (select lower(f_unaccent(${pattern}::text)))`);
   return conditions.length === 1 ? conditions[0]! : sql`(${sql.join(conditions, sql` or `)})`;
+}
+
+/** Placeholders search0, search1… of a prepared search, one per pattern. */
+export function searchPlaceholders(count: number): Placeholder[] {
+  return Array.from({ length: count }, (_, i) => sql.placeholder(`search${i}`));
+}
+
+/** The values of searchPlaceholders. */
+export function searchValues(patterns: readonly string[]): Record<string, string> {
+  return Object.fromEntries(patterns.map((pattern, i) => [`search${i}`, pattern]));
 }

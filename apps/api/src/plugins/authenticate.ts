@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { UnauthorizedError } from '../errors.js';
 import type { AuthContext } from '../lib/auth-context.js';
+import { ContextCache } from '../lib/context-cache.js';
 import type { AccessTokens } from '../lib/tokens.js';
 import { loadContext } from '../modules/users/users.service.js';
 
@@ -16,8 +17,11 @@ declare module 'fastify' {
   }
 }
 
-export const authenticatePlugin = fp<{ tokens: AccessTokens }>(
-  async (app, { tokens }) => {
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export const authenticatePlugin = fp<{ tokens: AccessTokens; contextTtlMs: number }>(
+  async (app, { tokens, contextTtlMs }) => {
+    const contexts = new ContextCache(contextTtlMs);
     app.decorateRequest('ctx', null as unknown as AuthContext);
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const header = request.headers.authorization;
@@ -25,9 +29,20 @@ export const authenticatePlugin = fp<{ tokens: AccessTokens }>(
       if (!token) throw new UnauthorizedError('Authentification requise');
       const userUuid = await tokens.verify(token);
       if (!userUuid) throw new UnauthorizedError('Session expirée ou jeton invalide');
-      const ctx = await loadContext(app.db, userUuid);
-      if (!ctx) throw new UnauthorizedError('Session expirée ou jeton invalide');
+      let ctx = contexts.get(userUuid);
+      if (!ctx) {
+        const loaded = await loadContext(app.db, userUuid);
+        if (!loaded) throw new UnauthorizedError('Session expirée ou jeton invalide');
+        contexts.set(userUuid, loaded);
+        ctx = loaded;
+      }
       request.ctx = ctx;
+    });
+    // A write may change someone's roles, links or current organization: forget every context
+    // before answering it, so that the next request of this process reads them again.
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (!READ_METHODS.has(request.method)) contexts.clear();
+      return payload;
     });
   },
   { name: 'authenticate' },

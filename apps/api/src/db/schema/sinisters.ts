@@ -36,6 +36,8 @@ export const sinisters = pgTable(
     totalCostCents: bigint({ mode: 'number' }).notNull().default(0),
     /** Folded text the search runs on (lower case, no accents), kept by PostgreSQL; see decision 004. */
     searchText: text().generatedAlwaysAs((): SQL => sql`lower(f_unaccent(coalesce(${sinisters.sinisterIntermediateRef}, '') || ' ' || coalesce(${sinisters.immatriculation}, '') || ' ' || coalesce(${sinisters.city}, '')))`),
+    /** Sort key of the city in French reading order, stored so a sort never recomputes it. */
+    cityKey: text().generatedAlwaysAs((): SQL => sql`lower(f_unaccent(${sinisters.city}))`),
     archivedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -45,7 +47,7 @@ export const sinisters = pgTable(
     check('sinisters_total_cost_check', sql`${t.totalCostCents} >= 0`),
     index('sinisters_org_date_idx').on(t.organizationUuid, t.sinisterDate, t.uuid),
     index('sinisters_org_ref_idx').on(t.organizationUuid, t.sinisterIntermediateRef, t.uuid),
-    index('sinisters_org_city_idx').on(t.organizationUuid, sql`lower(f_unaccent(${t.city}))`, t.uuid),
+    index('sinisters_org_city_idx').on(t.organizationUuid, t.cityKey, t.uuid),
     index('sinisters_org_cost_idx').on(t.organizationUuid, t.totalCostCents, t.uuid),
     index('sinisters_org_plate_idx').on(t.organizationUuid, t.immatriculation, t.uuid),
     index('sinisters_org_created_idx').on(t.organizationUuid, t.createdAt, t.uuid),
@@ -65,6 +67,8 @@ export const registerCounts = pgTable(
     register: text({ enum: ['drivers', 'vehicules', 'sinisters'] }).notNull(),
     active: bigint({ mode: 'number' }).notNull().default(0),
     archived: bigint({ mode: 'number' }).notNull().default(0),
+    /** Bumped by every write to the register (migration 0008): a list read at one version is still true at it. */
+    version: bigint({ mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.organizationUuid, t.register] })],
 );

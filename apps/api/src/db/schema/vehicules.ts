@@ -20,6 +20,9 @@ export const vehicules = pgTable(
     immatriculation: text(),
     /** Folded text the search runs on (lower case, no accents), kept by PostgreSQL; see decision 004. */
     searchText: text().generatedAlwaysAs((): SQL => sql`lower(f_unaccent(coalesce(${vehicules.immatriculation}, '') || ' ' || coalesce(${vehicules.brand}, '') || ' ' || coalesce(${vehicules.model}, '')))`),
+    /** Sort keys in French reading order (lower case, no accents), stored so a sort never recomputes them. */
+    brandKey: text().generatedAlwaysAs((): SQL => sql`lower(f_unaccent(${vehicules.brand}))`),
+    modelKey: text().generatedAlwaysAs((): SQL => sql`lower(f_unaccent(${vehicules.model}))`),
     archivedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -30,8 +33,8 @@ export const vehicules = pgTable(
       .on(t.organizationUuid, t.immatriculation)
       .where(sql`${t.archivedAt} is null and ${t.immatriculation} is not null`),
     index('vehicules_org_plate_idx').on(t.organizationUuid, t.immatriculation, t.uuid),
-    index('vehicules_org_brand_idx').on(t.organizationUuid, sql`lower(f_unaccent(${t.brand}))`, t.uuid),
-    index('vehicules_org_model_idx').on(t.organizationUuid, sql`lower(f_unaccent(${t.model}))`, t.uuid),
+    index('vehicules_org_brand_idx').on(t.organizationUuid, t.brandKey, t.uuid),
+    index('vehicules_org_model_idx').on(t.organizationUuid, t.modelKey, t.uuid),
     index('vehicules_org_type_idx').on(t.organizationUuid, t.type, t.uuid),
     index('vehicules_org_circulation_idx').on(t.organizationUuid, t.circulationDate, t.uuid),
     index('vehicules_org_entry_idx').on(t.organizationUuid, t.entryDate, t.uuid),

@@ -1,16 +1,29 @@
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ListDriversQuerySchema } from '@flotte/contract';
-import { archiveCondition, orderBy, registerPage } from '../../db/registers.js';
+import {
+  type ArchiveMode,
+  archiveCondition,
+  archiveModeOf,
+  pageOrder,
+  pageParts,
+  pagePlaceholders,
+  pageResult,
+  pageStatement,
+  sortColumns,
+  sortKeys,
+} from '../../db/registers.js';
 import type { Tx } from '../../db/scope.js';
 import { drivers } from '../../db/schema/drivers.js';
-import { searchTextMatches } from '../../db/search.js';
+import { searchPatterns, searchPlaceholders, searchTextMatches, searchValues } from '../../db/search.js';
+import { prepared } from '../../db/statements.js';
 
 type ListQuery = z.output<typeof ListDriversQuerySchema>;
 
-const sortColumns = {
-  lastName: [sql`lower(f_unaccent(${drivers.lastName}))`, sql`lower(f_unaccent(${drivers.firstName}))`],
-  firstName: [sql`lower(f_unaccent(${drivers.firstName}))`, sql`lower(f_unaccent(${drivers.lastName}))`],
+// Each key has its (organization_uuid, key…, uuid) index (migration 0007).
+const sortableColumns = {
+  lastName: [drivers.lastNameKey, drivers.firstNameKey],
+  firstName: [drivers.firstNameKey, drivers.lastNameKey],
   email: drivers.email,
   phone: drivers.phone,
   createdAt: drivers.createdAt,
@@ -23,28 +36,68 @@ function phoneDigits(search: string): string | null {
   return digits.startsWith('0') ? `33${digits.slice(1)}` : digits;
 }
 
-function searchCondition(search: string): SQL {
-  const digits = phoneDigits(search);
-  return digits ? searchTextMatches(drivers.searchText, search, digits) : searchTextMatches(drivers.searchText, search);
-}
+type ListShape = { archive: ArchiveMode; patterns: number; sortBy: string };
 
-export async function listDrivers(tx: Tx, organizationUuid: string, query: ListQuery) {
-  const where = and(
-    eq(drivers.organizationUuid, organizationUuid),
-    archiveCondition(drivers.archivedAt, query),
-    query.search ? searchCondition(query.search) : undefined,
-  );
-  return registerPage(tx, organizationUuid, 'drivers', query, {
-    rows: tx
-      .select()
+/** The list statement of one shape; its values are placeholders (db/statements.ts). */
+function listStatement(tx: Tx) {
+  return (shape: ListShape) => {
+    const parts = pageParts(tx, 'drivers');
+    const searching = shape.patterns > 0;
+    const where = and(
+      parts.gate,
+      eq(drivers.organizationUuid, pagePlaceholders.organization),
+      archiveCondition(drivers.archivedAt, shape.archive),
+      searching ? searchTextMatches(drivers.searchText, searchPlaceholders(shape.patterns)) : undefined,
+    );
+    const order = sortKeys(shape.sortBy, sortableColumns, 'lastName', drivers.uuid);
+    const page = tx
+      .select({
+        uuid: drivers.uuid,
+        firstName: drivers.firstName,
+        lastName: drivers.lastName,
+        email: drivers.email,
+        phone: drivers.phone,
+        archivedAt: drivers.archivedAt,
+        createdAt: drivers.createdAt,
+        ...sortColumns(order),
+      })
       .from(drivers)
       .where(where)
-      .orderBy(...orderBy(query.sortBy, sortColumns, 'lastName', drivers.uuid, { searching: Boolean(query.search) }))
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit),
-    filtered: Boolean(query.search),
-    matching: (t) => t.select({ uuid: drivers.uuid }).from(drivers).where(where).$dynamic(),
+      .orderBy(...pageOrder(order, searching))
+      .limit(pagePlaceholders.limit)
+      .offset(pagePlaceholders.offset)
+      .as('list_page');
+    const { uuid, firstName, lastName, email, phone, archivedAt, createdAt } = page;
+    return pageStatement(tx, parts, {
+      table: drivers,
+      where,
+      filtered: searching,
+      page,
+      fields: { uuid, firstName, lastName, email, phone, archivedAt, createdAt },
+      order,
+    });
+  };
+}
+
+/**
+ * One page of drivers with the counts, in one statement; `knownVersion` is the register version of
+ * the caller's copy of this page, if any (the result then says "unchanged" when it still holds).
+ */
+export async function listDrivers(tx: Tx, organizationUuid: string, query: ListQuery, knownVersion: number | null = null) {
+  const digits = query.search ? phoneDigits(query.search) : null;
+  const patterns = query.search ? searchPatterns(query.search, ...(digits ? [digits] : [])) : [];
+  const shape: ListShape = { archive: archiveModeOf(query), patterns: patterns.length, sortBy: query.sortBy ?? 'lastName' };
+  const statement = prepared(tx, 'drivers_list', shape, listStatement(tx));
+  const result = await statement.execute({
+    organization: organizationUuid,
+    knownVersion,
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+    ...searchValues(patterns),
   });
+  return pageResult(result, shape.archive, shape.patterns > 0, knownVersion, ({ uuid, firstName, lastName, email, phone, archivedAt, createdAt }) =>
+    uuid === null || firstName === null || lastName === null || createdAt === null ? null : { uuid, firstName, lastName, email, phone, archivedAt, createdAt },
+  );
 }
 
 export async function findDriver(tx: Tx, uuid: string) {

@@ -4,12 +4,13 @@ import type { Database } from '../../db/client.js';
 import { readTenant, withTenant } from '../../db/scope.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
+import { cachedPage } from '../../lib/page-cache.js';
 import { toPage } from '../../lib/pagination.js';
 import * as repo from './drivers.repository.js';
 
 const NOT_FOUND = 'Conducteur introuvable';
 
-export function toDriver(row: repo.DriverRow): Driver {
+export function toDriver(row: Pick<repo.DriverRow, 'uuid' | 'firstName' | 'lastName' | 'email' | 'phone' | 'archivedAt' | 'createdAt'>): Driver {
   return {
     uuid: row.uuid,
     firstName: row.firstName,
@@ -25,8 +26,14 @@ export function toDriver(row: repo.DriverRow): Driver {
 
 export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListDriversQuerySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  const { rows, total, totalIsCapped, counts } = await readTenant(db, organizationUuid, (tx) => repo.listDrivers(tx, organizationUuid, query));
-  return { ...toPage(rows.map(toDriver), total, query.page, query.limit, totalIsCapped), ...counts };
+  return cachedPage(
+    db,
+    'drivers',
+    organizationUuid,
+    query,
+    (knownVersion) => readTenant(db, organizationUuid, (tx) => repo.listDrivers(tx, organizationUuid, query, knownVersion)),
+    ({ rows, total, totalIsCapped, counts }) => ({ ...toPage(rows.map(toDriver), total, query.page, query.limit, totalIsCapped), ...counts }),
+  );
 }
 
 export async function getOne(db: Database, ctx: AuthContext, uuid: string) {

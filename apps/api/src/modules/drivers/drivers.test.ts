@@ -1,7 +1,7 @@
 import { eq, sql, TransactionRollbackError } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drivers } from '../../db/schema/drivers.js';
-import { searchTextMatches } from '../../db/search.js';
+import { searchPatterns, searchTextMatches } from '../../db/search.js';
 import { createDrivers, createOrganization, createUser, linkUser } from '../../seed/factories.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 
@@ -257,7 +257,7 @@ describe('PATCH, archive, restore and delete', () => {
   });
 });
 
-describe('search under row-level security (decision 004)', () => {
+describe('search under row-level security (decisions 004, 006)', () => {
   /**
    * Which plans the tenant role may use for a search, with the per-organization b-trees out of the
    * way (dropped inside a transaction that is rolled back): the trigram index, or only a scan.
@@ -267,14 +267,14 @@ describe('search under row-level security (decision 004)', () => {
     await t.database.db
       .transaction(async (tx) => {
         await tx.execute(sql`select set_config('role', session_user, true)`);
-        await tx.execute(sql.raw(`alter function pg_catalog.texticlike(text, text) ${leakproof ? '' : 'not '}leakproof`));
+        await tx.execute(sql.raw(`alter function pg_catalog.textlike(text, text) ${leakproof ? '' : 'not '}leakproof`));
         await tx.execute(
           sql`drop index drivers_org_created_idx, drivers_org_phone_idx, drivers_org_email_idx, drivers_org_first_name_idx, drivers_org_last_name_idx`,
         );
         await tx.execute(sql`select set_config('role', 'flotte_app', true), set_config('app.org_id', ${orgA.uuid}, true)`);
         await tx.execute(sql`set local enable_seqscan = off`);
         const result = (await tx.execute(
-          sql`explain select uuid from ${drivers} where ${drivers.organizationUuid} = ${orgA.uuid} and ${searchTextMatches(drivers.searchText, 'ecuyer')}`,
+          sql`explain select uuid from ${drivers} where ${drivers.organizationUuid} = ${orgA.uuid} and ${searchTextMatches(drivers.searchText, searchPatterns('ecuyer'))}`,
         )) as { rows: Record<string, string>[] };
         plan = result.rows.map((row) => Object.values(row)[0]).join('\n');
         tx.rollback();
@@ -285,12 +285,12 @@ describe('search under row-level security (decision 004)', () => {
     return plan;
   }
 
-  it('lets the tenant role use the trigram index (texticlike is leakproof), which it could not otherwise', async () => {
+  it('lets the tenant role use the trigram index (textlike is leakproof), which it could not otherwise', async () => {
     expect(await tenantSearchPlan(true)).toContain('drivers_search_trgm_idx');
     expect(await tenantSearchPlan(false)).not.toContain('drivers_search_trgm_idx');
     // The rolled-back experiment left the migration's setting in place.
     const leakproof = await t.seed(async (tx) => {
-      const result = (await tx.execute(sql`select proleakproof from pg_proc where oid = 'pg_catalog.texticlike(text, text)'::regprocedure`)) as {
+      const result = (await tx.execute(sql`select proleakproof from pg_proc where oid = 'pg_catalog.textlike(text, text)'::regprocedure`)) as {
         rows: { proleakproof: boolean }[];
       };
       return result.rows[0]!.proleakproof;

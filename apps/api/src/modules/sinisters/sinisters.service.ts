@@ -12,6 +12,7 @@ import type { Database } from '../../db/client.js';
 import { readTenant, type Tx, withTenant } from '../../db/scope.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
+import { cachedPage } from '../../lib/page-cache.js';
 import { toPage } from '../../lib/pagination.js';
 import * as repo from './sinisters.repository.js';
 
@@ -20,7 +21,7 @@ const NOT_FOUND = 'Sinistre introuvable';
 type CreateBody = z.output<typeof CreateSinisterBodySchema>;
 type UpdateBody = z.output<typeof UpdateSinisterBodySchema>;
 
-export function toSinister({ sinister, vehicule, driver, guarantee }: repo.SinisterRow): Sinister {
+export function toSinister({ sinister, vehicule, driver, guarantee }: repo.SinisterView): Sinister {
   return {
     uuid: sinister.uuid,
     sinisterIntermediateRef: sinister.sinisterIntermediateRef,
@@ -51,8 +52,14 @@ export async function listGuarantees(db: Database, ctx: AuthContext): Promise<Gu
 
 export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListSinistersQuerySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  const { rows, total, totalIsCapped } = await readTenant(db, organizationUuid, (tx) => repo.listSinisters(tx, organizationUuid, query));
-  return toPage(rows.map(toSinister), total, query.page, query.limit, totalIsCapped);
+  return cachedPage(
+    db,
+    'sinisters',
+    organizationUuid,
+    query,
+    (knownVersion) => readTenant(db, organizationUuid, (tx) => repo.listSinisters(tx, organizationUuid, query, knownVersion)),
+    ({ rows, total, totalIsCapped }) => toPage(rows.map(toSinister), total, query.page, query.limit, totalIsCapped),
+  );
 }
 
 export async function getOne(db: Database, ctx: AuthContext, uuid: string) {

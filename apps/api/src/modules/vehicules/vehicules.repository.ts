@@ -1,19 +1,32 @@
-import { and, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, is, isNotNull, isNull, lt, lte, ne, or, Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type ListVehiculesQuerySchema, normalizePlate, type UpdateCategoryQuerySchema, type VEHICULE_SORT_COLUMNS, type VehiculeTypeCode } from '@flotte/contract';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { archiveCondition, orderBy, registerPage } from '../../db/registers.js';
+import {
+  type ArchiveMode,
+  archiveCondition,
+  archiveModeOf,
+  pageOrder,
+  pageParts,
+  pagePlaceholders,
+  pageResult,
+  pageStatement,
+  sortColumns,
+  sortKeys,
+} from '../../db/registers.js';
 import type { Tx } from '../../db/scope.js';
 import { vehicules } from '../../db/schema/vehicules.js';
-import { searchTextMatches } from '../../db/search.js';
+import { searchPatterns, searchPlaceholders, searchTextMatches, searchValues } from '../../db/search.js';
+import { prepared } from '../../db/statements.js';
 
 type FilterQuery = z.output<typeof UpdateCategoryQuerySchema>;
 type ListQuery = z.output<typeof ListVehiculesQuerySchema>;
 
-const sortColumns: Record<(typeof VEHICULE_SORT_COLUMNS)[number], SQL | PgColumn> = {
+// Each key has its (organization_uuid, key, uuid) index (migrations 0003, 0007).
+const sortableColumns: Record<(typeof VEHICULE_SORT_COLUMNS)[number], PgColumn> = {
   immatriculation: vehicules.immatriculation,
-  brand: sql`lower(f_unaccent(${vehicules.brand}))`,
-  model: sql`lower(f_unaccent(${vehicules.model}))`,
+  brand: vehicules.brandKey,
+  model: vehicules.modelKey,
   type: vehicules.type,
   circulationDate: vehicules.circulationDate,
   entryDate: vehicules.entryDate,
@@ -21,42 +34,132 @@ const sortColumns: Record<(typeof VEHICULE_SORT_COLUMNS)[number], SQL | PgColumn
   createdAt: vehicules.createdAt,
 };
 
+/** Which filters are set: what the SQL of a filter depends on (the values are separate). */
+type FilterShape = { archive: ArchiveMode; patterns: number; types: boolean; start: boolean; end: boolean };
+/** The filter's values, as values (the bulk change) or as placeholders (the prepared list). */
+type FilterValues = {
+  organization: string | Placeholder;
+  patterns: readonly (string | Placeholder)[];
+  types: readonly string[] | Placeholder | undefined;
+  start: string | Placeholder | undefined;
+  end: string | Placeholder | undefined;
+};
+
 /**
  * Brand and model as typed, and the plate in any spelling ('ab-123', 'AB 123 CD'): plates are
- * stored without separators, so the search is also tried normalised. Both sides test the indexed
- * expression (it contains the plate), so the trigram index serves each branch of the OR.
+ * stored without separators, so the search is also tried normalised. Both patterns test the
+ * indexed search_text (it contains the plate), so the trigram index serves each branch of the OR.
  */
-function searchCondition(search: string): SQL {
-  return searchTextMatches(vehicules.searchText, search, normalizePlate(search));
+function patternsOf(search: string | undefined): string[] {
+  return search ? searchPatterns(search, normalizePlate(search)) : [];
+}
+
+function filterShape(query: FilterQuery): FilterShape {
+  return { archive: archiveModeOf(query), patterns: patternsOf(query.search).length, types: Boolean(query.types), start: Boolean(query.start), end: Boolean(query.end) };
 }
 
 /** What the list shows and the bulk category change touches: never a draft (no plate yet). */
-function filterCondition(organizationUuid: string, query: FilterQuery): SQL | undefined {
+function filterCondition(shape: FilterShape, values: FilterValues): SQL | undefined {
   return and(
-    eq(vehicules.organizationUuid, organizationUuid),
+    eq(vehicules.organizationUuid, values.organization),
     isNotNull(vehicules.immatriculation),
-    archiveCondition(vehicules.archivedAt, query),
-    query.search ? searchCondition(query.search) : undefined,
-    query.types ? inArray(vehicules.type, query.types) : undefined,
+    archiveCondition(vehicules.archivedAt, shape.archive),
+    shape.patterns > 0 ? searchTextMatches(vehicules.searchText, values.patterns) : undefined,
+    // One array parameter (a plain array would be spread into a list of parameters).
+    shape.types ? sql`${vehicules.type} = any(${is(values.types, Placeholder) ? values.types : sql.param(values.types)}::text[])` : undefined,
     // In the fleet at some point of [start, end]: entered by the end, not gone before the start.
-    query.end ? or(isNull(vehicules.entryDate), lte(vehicules.entryDate, query.end)) : undefined,
-    query.start ? or(isNull(vehicules.exitDate), gte(vehicules.exitDate, query.start)) : undefined,
+    shape.end ? or(isNull(vehicules.entryDate), lte(vehicules.entryDate, sql`${values.end}::date`)) : undefined,
+    shape.start ? or(isNull(vehicules.exitDate), gte(vehicules.exitDate, sql`${values.start}::date`)) : undefined,
   );
 }
 
-export async function listVehicules(tx: Tx, organizationUuid: string, query: ListQuery) {
-  const where = filterCondition(organizationUuid, query);
-  return registerPage(tx, organizationUuid, 'vehicules', query, {
-    rows: tx
-      .select()
+function isFiltered(shape: FilterShape): boolean {
+  return shape.patterns > 0 || shape.types || shape.start || shape.end;
+}
+
+type ListShape = FilterShape & { sortBy: string };
+
+/** The list statement of one shape; its values are placeholders (db/statements.ts). */
+function listStatement(tx: Tx) {
+  return (shape: ListShape) => {
+    const parts = pageParts(tx, 'vehicules');
+    const where = and(
+      parts.gate,
+      filterCondition(shape, {
+        organization: pagePlaceholders.organization,
+        patterns: searchPlaceholders(shape.patterns),
+        types: sql.placeholder('types'),
+        start: sql.placeholder('start'),
+        end: sql.placeholder('end'),
+      }),
+    );
+    const order = sortKeys(shape.sortBy, sortableColumns, 'immatriculation', vehicules.uuid);
+    const page = tx
+      .select({
+        uuid: vehicules.uuid,
+        brand: vehicules.brand,
+        model: vehicules.model,
+        type: vehicules.type,
+        circulationDate: vehicules.circulationDate,
+        entryDate: vehicules.entryDate,
+        exitDate: vehicules.exitDate,
+        immatriculation: vehicules.immatriculation,
+        archivedAt: vehicules.archivedAt,
+        createdAt: vehicules.createdAt,
+        ...sortColumns(order),
+      })
       .from(vehicules)
       .where(where)
-      .orderBy(...orderBy(query.sortBy, sortColumns, 'immatriculation', vehicules.uuid, { searching: Boolean(query.search) }))
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit),
-    filtered: Boolean(query.search || query.types || query.start || query.end),
-    matching: (t) => t.select({ uuid: vehicules.uuid }).from(vehicules).where(where).$dynamic(),
+      .orderBy(...pageOrder(order, shape.patterns > 0))
+      .limit(pagePlaceholders.limit)
+      .offset(pagePlaceholders.offset)
+      .as('list_page');
+    const { uuid, brand, model, type, circulationDate, entryDate, exitDate, immatriculation, archivedAt, createdAt } = page;
+    return pageStatement(tx, parts, {
+      table: vehicules,
+      where,
+      filtered: isFiltered(shape),
+      page,
+      fields: { uuid, brand, model, type, circulationDate, entryDate, exitDate, immatriculation, archivedAt, createdAt },
+      order,
+    });
+  };
+}
+
+/**
+ * One page of vehicles with the counts, in one statement; `knownVersion` is the register version
+ * of the caller's copy of this page, if any (the result then says "unchanged" when it still holds).
+ */
+export async function listVehicules(tx: Tx, organizationUuid: string, query: ListQuery, knownVersion: number | null = null) {
+  const patterns = patternsOf(query.search);
+  const shape: ListShape = { ...filterShape(query), sortBy: query.sortBy ?? 'immatriculation' };
+  const statement = prepared(tx, 'vehicules_list', shape, listStatement(tx));
+  const result = await statement.execute({
+    organization: organizationUuid,
+    knownVersion,
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+    types: query.types ?? null,
+    start: query.start ?? null,
+    end: query.end ?? null,
+    ...searchValues(patterns),
   });
+  return pageResult(result, shape.archive, isFiltered(shape), knownVersion, (r) =>
+    r.uuid === null || r.createdAt === null
+      ? null
+      : {
+          uuid: r.uuid,
+          brand: r.brand,
+          model: r.model,
+          type: r.type,
+          circulationDate: r.circulationDate,
+          entryDate: r.entryDate,
+          exitDate: r.exitDate,
+          immatriculation: r.immatriculation,
+          archivedAt: r.archivedAt,
+          createdAt: r.createdAt,
+        },
+  );
 }
 
 export async function findVehicule(tx: Tx, uuid: string) {
@@ -126,7 +229,18 @@ export async function setCategory(tx: Tx, organizationUuid: string, query: Filte
   const rows = await tx
     .update(vehicules)
     .set({ type, updatedAt: new Date() })
-    .where(and(filterCondition(organizationUuid, query), sql`${vehicules.type} is distinct from ${type}`))
+    .where(
+      and(
+        filterCondition(filterShape(query), {
+          organization: organizationUuid,
+          patterns: patternsOf(query.search),
+          types: query.types,
+          start: query.start,
+          end: query.end,
+        }),
+        sql`${vehicules.type} is distinct from ${type}`,
+      ),
+    )
     .returning({ uuid: vehicules.uuid });
   return rows.length;
 }

@@ -16,6 +16,7 @@ import type { Database } from '../../db/client.js';
 import { readTenant, withTenant } from '../../db/scope.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
+import { cachedPage } from '../../lib/page-cache.js';
 import { toPage } from '../../lib/pagination.js';
 import * as repo from './vehicules.repository.js';
 
@@ -23,7 +24,9 @@ const NOT_FOUND = 'Véhicule introuvable';
 
 type Issue = { path: string; message: string };
 
-export function toVehicule(row: repo.VehiculeRow): Vehicule {
+export function toVehicule(
+  row: Pick<repo.VehiculeRow, 'uuid' | 'brand' | 'model' | 'type' | 'circulationDate' | 'entryDate' | 'exitDate' | 'immatriculation' | 'archivedAt' | 'createdAt'>,
+): Vehicule {
   return {
     uuid: row.uuid,
     brand: row.brand,
@@ -100,8 +103,14 @@ async function guardPlate<T>(plate: () => string | null | undefined, work: Promi
 
 export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListVehiculesQuerySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  const { rows, total, totalIsCapped, counts } = await readTenant(db, organizationUuid, (tx) => repo.listVehicules(tx, organizationUuid, query));
-  return { ...toPage(rows.map(toVehicule), total, query.page, query.limit, totalIsCapped), ...counts };
+  return cachedPage(
+    db,
+    'vehicules',
+    organizationUuid,
+    query,
+    (knownVersion) => readTenant(db, organizationUuid, (tx) => repo.listVehicules(tx, organizationUuid, query, knownVersion)),
+    ({ rows, total, totalIsCapped, counts }) => ({ ...toPage(rows.map(toVehicule), total, query.page, query.limit, totalIsCapped), ...counts }),
+  );
 }
 
 export async function getOne(db: Database, ctx: AuthContext, uuid: string) {

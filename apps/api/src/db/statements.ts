@@ -1,0 +1,42 @@
+/**
+ * Named prepared statements for the hot reads (decision 006).
+ *
+ * A list query's SQL depends on its *shape* (which filters are present, the sort, the archive
+ * mode), never on the values, which travel as placeholders. Built once per shape and database,
+ * it is sent under a stable name: PostgreSQL parses it once per connection and reuses its plan,
+ * and Node no longer rebuilds the SQL on every request. The builder receives the shape only, so
+ * nothing outside it can change the SQL behind a name.
+ */
+
+type Preparable<P> = { prepare(name: string): P };
+
+/** Statement names by family and shape, for the life of the process (the SQL behind a name never changes). */
+const names = new Map<string, string>();
+/** Past this many shapes, new ones run unnamed: a client cannot grow every connection's statement cache without bound. */
+const MAX_NAMED = 500;
+const byDatabase = new WeakMap<object, Map<string, unknown>>();
+
+export function prepared<S extends Record<string, string | number | boolean>, P>(
+  database: object,
+  family: string,
+  shape: S,
+  build: (shape: S) => Preparable<P>,
+): P {
+  const key = `${family}:${JSON.stringify(shape)}`;
+  let statements = byDatabase.get(database);
+  if (!statements) {
+    statements = new Map();
+    byDatabase.set(database, statements);
+  }
+  const known = statements.get(key);
+  if (known) return known as P;
+  let name = names.get(key);
+  if (!name) {
+    if (names.size >= MAX_NAMED) return build(shape).prepare('');
+    name = `${family}_${names.size + 1}`;
+    names.set(key, name);
+  }
+  const statement = build(shape).prepare(name);
+  statements.set(key, statement);
+  return statement;
+}

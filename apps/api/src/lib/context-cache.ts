@@ -1,0 +1,41 @@
+import type { AuthContext } from './auth-context.js';
+
+/**
+ * Callers' contexts (roles, current organization), kept a few seconds by user
+ * (docs/decisions/008-auth-context-cache.md).
+ *
+ * Loading the context is a database round trip on every authenticated request; a page of the web
+ * app sends several requests at once. Any write request handled by this process empties the cache
+ * before it answers (a switch of organization, a new link, a role change…), so this process never
+ * serves a context older than its own writes; another instance's write is seen within `ttlMs`.
+ */
+export class ContextCache {
+  private readonly entries = new Map<string, { ctx: AuthContext; until: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(userUuid: string): AuthContext | undefined {
+    const entry = this.entries.get(userUuid);
+    if (!entry) return undefined;
+    if (entry.until > Date.now()) return entry.ctx;
+    this.entries.delete(userUuid);
+    return undefined;
+  }
+
+  set(userUuid: string, ctx: AuthContext) {
+    if (this.ttlMs <= 0) return;
+    this.entries.delete(userUuid);
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(userUuid, { ctx, until: Date.now() + this.ttlMs });
+  }
+
+  clear() {
+    this.entries.clear();
+  }
+}
