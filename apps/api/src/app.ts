@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
+import { serializeSharedPagesOnce } from './lib/page-cache.js';
 import { AccessTokens } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -18,6 +18,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import { registerErrorHandlers } from './plugins/error-handler.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerSwagger } from './plugins/swagger.js';
 import { registerWeb } from './plugins/web.js';
 
@@ -47,7 +48,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler((route) => serializeSharedPagesOnce(serializerCompiler(route as Parameters<typeof serializerCompiler>[0])));
   app.decorate('db', database.db);
   app.decorate('databaseKind', database.kind);
   registerErrorHandlers(app);
@@ -57,7 +58,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     done();
   });
 
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

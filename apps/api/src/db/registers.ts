@@ -1,8 +1,9 @@
 import { COUNT_CAP } from '@flotte/contract';
-import { inArray, isNotNull, isNull, type SQL, sql, type Subquery } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, type SQL, sql, type Subquery } from 'drizzle-orm';
 import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { Tx } from './scope.js';
 import { registerCounts } from './schema/sinisters.js';
+import { prepared } from './statements.js';
 
 export type Register = 'drivers' | 'vehicules' | 'sinisters';
 
@@ -41,12 +42,9 @@ export function sortKeys<K extends string>(
 /** Values every page statement takes as placeholders (the rest of its SQL is its shape). */
 export const pagePlaceholders = {
   organization: sql.placeholder('organization'),
-  knownVersion: sql.placeholder('knownVersion'),
   limit: sql.placeholder('limit'),
   offset: sql.placeholder('offset'),
 };
-
-export type PageValues = { organization: string; knownVersion: number | null; limit: number; offset: number };
 
 /**
  * The version and maintained counts of a register for the organization, as a one-row table.
@@ -69,16 +67,6 @@ function registerState(tx: Tx, register: Register, shown: readonly Register[]) {
     })
     .from(sql`(values (1)) as list_one (x)`)
     .as('list_state');
-}
-
-/**
- * Rows are only read when the caller's copy of the page is missing or stale. Given the version of
- * the page it already has (knownVersion), a page statement stops at the version when nothing was
- * written since (decision 007): this condition is put in every subquery that reads rows, and as
- * it only references the state row, PostgreSQL tests it once before scanning anything.
- */
-function changedSince(state: ReturnType<typeof registerState>): SQL {
-  return sql`${pagePlaceholders.knownVersion}::bigint is distinct from ${state.version}`;
 }
 
 /** The rows matching a filter, counted up to COUNT_CAP + 1 (an exact count of a million claims costs seconds). */
@@ -117,23 +105,31 @@ export function sortColumns(order: { keys: SortKey[] }): object {
 }
 
 /**
- * The shared part of every register page statement: state, gate and count, built before the
- * register's own page subquery (which puts `gate` in its WHERE), then assembled around it.
+ * The version of the registers a list shows, alone: what a copy of a page is checked against
+ * (decision 007). A named statement of one primary-key range.
  */
-export function pageParts(tx: Tx, register: Register, shown: readonly Register[] = [register]) {
-  const state = registerState(tx, register, shown);
-  return { state, gate: changedSince(state) };
+export async function readVersion(tx: Tx, organizationUuid: string, shown: readonly Register[]): Promise<number> {
+  const statement = prepared(tx, 'register_version', { shown: shown.join(',') }, () =>
+    tx
+      .select({ version: sql<number>`coalesce(sum(${registerCounts.version}), 0)`.mapWith(Number) })
+      .from(registerCounts)
+      .where(and(eq(registerCounts.organizationUuid, pagePlaceholders.organization), inArray(registerCounts.register, [...shown]))),
+  );
+  const [row] = await statement.execute({ organization: organizationUuid });
+  return row?.version ?? 0;
 }
 
 /**
  * One page of a register in ONE statement: the version, the maintained counts, the filtered total
  * (only counted for a filtered list) and the page's columns, one result row per register row in
- * the page's order (a single row of nulls but the state when the page is empty or unchanged).
+ * the page's order (a single row of nulls but the state when the page is empty).
  */
 export function pageStatement<TPage extends Subquery<string, Record<string, unknown>>, TFields extends SelectedFields>(
   tx: Tx,
-  parts: ReturnType<typeof pageParts>,
   spec: {
+    register: Register;
+    /** Every register the list shows (a claim shows its vehicle's plate and its driver's name). */
+    shown?: readonly Register[];
     table: PgTable;
     where: SQL | undefined;
     filtered: boolean;
@@ -144,7 +140,7 @@ export function pageStatement<TPage extends Subquery<string, Record<string, unkn
     order: { keys: SortKey[]; descending: boolean };
   },
 ) {
-  const { state } = parts;
+  const state = registerState(tx, spec.register, spec.shown ?? [spec.register]);
   const count = cappedCount(tx, spec.table, spec.filtered ? spec.where : sql`false`);
   const sortColumn = (i: number) => (spec.page as unknown as Record<string, SQL.Aliased>)[`list_sort${i}`]!;
   return tx
@@ -156,27 +152,22 @@ export function pageStatement<TPage extends Subquery<string, Record<string, unkn
     .orderBy(...spec.order.keys.map((_, i) => (spec.order.descending ? sql`${sortColumn(i)} desc` : sql`${sortColumn(i)} asc`)));
 }
 
-export type PageResult<Row> =
-  | { unchanged: true; version: number }
-  | { unchanged: false; version: number; rows: Row[]; total: number; totalIsCapped: boolean; counts: { nbInActivity: number; nbOfArchived: number } };
+export type PageResult<Row> = {
+  /** The version of the registers shown, read in the same snapshot as the rows. */
+  version: number;
+  rows: Row[];
+  total: number;
+  totalIsCapped: boolean;
+  counts: { nbInActivity: number; nbOfArchived: number };
+};
 
 type StateColumns = { version: number | null; active: number | null; archived: number | null; matched: number | null };
 
-/**
- * Reads what a page statement returned: "unchanged" when the caller's copy is current, otherwise
- * the rows (`toRow` gives null for the row of nulls of an empty page) and the totals.
- */
-export function pageResult<R extends StateColumns, Row>(
-  result: R[],
-  archive: ArchiveMode,
-  filtered: boolean,
-  knownVersion: number | null,
-  toRow: (row: R) => Row | null,
-): PageResult<Row> {
+/** Reads what a page statement returned (`toRow` gives null for the row of nulls of an empty page). */
+export function pageResult<R extends StateColumns, Row>(result: R[], archive: ArchiveMode, filtered: boolean, toRow: (row: R) => Row | null): PageResult<Row> {
   // The state is a one-row table the rest is left-joined to: there is always a first row.
   const first = result[0]!;
   const version = first.version ?? 0;
-  if (knownVersion !== null && version === knownVersion) return { unchanged: true, version };
   const rows = result.flatMap((r) => {
     const row = toRow(r);
     return row ? [row] : [];
@@ -186,8 +177,8 @@ export function pageResult<R extends StateColumns, Row>(
   const counts = { nbInActivity: active, nbOfArchived: archived };
   if (filtered) {
     const matched = first.matched ?? 0;
-    return { unchanged: false, version, rows, total: Math.min(matched, COUNT_CAP), totalIsCapped: matched > COUNT_CAP, counts };
+    return { version, rows, total: Math.min(matched, COUNT_CAP), totalIsCapped: matched > COUNT_CAP, counts };
   }
   const total = archive === 'only' ? archived : archive === 'with' ? active + archived : active;
-  return { unchanged: false, version, rows, total, totalIsCapped: false, counts };
+  return { version, rows, total, totalIsCapped: false, counts };
 }

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { serialize } from 'pg-protocol';
 
 /**
  * Reads in one round trip, each carrying its own tenant scope (docs/decisions/006-pipelined-scoped-reads.md).
@@ -33,14 +34,9 @@ function scopeValues(scope: ReadScope): [string, string] {
   return ['flotte_app', scope.organizationUuid];
 }
 
-/** The parts of node-postgres' connection a query writes its messages with. */
+/** The parts of node-postgres' connection a query uses: its socket and its statement bookkeeping. */
 type Connection = {
-  parse(message: { text: string; name?: string; types?: unknown[] }): void;
-  bind(message: { portal?: string; statement?: string; values?: unknown[] }): void;
-  describe(message: { type: 'P' | 'S'; name?: string }): void;
-  execute(message: { portal?: string; rows?: number }): void;
-  sync(): void;
-  stream: { cork?(): void; uncork?(): void };
+  stream: { writable: boolean; write(buffer: Buffer): boolean };
   parsedStatements: Record<string, string>;
   submittedNamedStatements: Record<string, string>;
 };
@@ -66,6 +62,7 @@ class ScopedQuery extends (pg.Query as unknown as new (config: QueryConfig & { c
   /** Called by the client when the connection is free; an Error returned fails this query alone. */
   submit(connection: Connection): Error | null {
     const { text, name } = this.statement;
+    if (!connection.stream.writable) return new Error('connection closed');
     if (name) {
       const known = connection.parsedStatements[name] ?? connection.submittedNamedStatements[name];
       if (known !== undefined && known !== text) return new Error(`prepared statement '${name}' already names another query`);
@@ -77,28 +74,25 @@ class ScopedQuery extends (pg.Query as unknown as new (config: QueryConfig & { c
     } catch (error) {
       return error as Error;
     }
-    connection.stream.cork?.();
-    try {
-      // A named query is parsed first, so the connection's first ParseComplete is its own.
-      const parseNamed = Boolean(name) && connection.parsedStatements[name!] === undefined && connection.submittedNamedStatements[name!] === undefined;
-      if (parseNamed) {
-        connection.parse({ text, name, types: [] });
-        connection.submittedNamedStatements[name!] = text;
-      }
-      connection.parse({ text: SCOPE_SQL, name: '', types: [] });
+    // A named query is parsed first, so the connection's first ParseComplete is its own.
+    const parseNamed = Boolean(name) && connection.parsedStatements[name!] === undefined && connection.submittedNamedStatements[name!] === undefined;
+    const messages = [
+      ...(parseNamed ? [serialize.parse({ text, name, types: [] })] : []),
+      serialize.parse({ text: SCOPE_SQL, name: '', types: [] }),
       // A named statement is one of a few list shapes built for reuse (db/statements.ts): its
       // generic plan is what it is for, so PostgreSQL skips the five custom plans it would try first.
-      connection.bind({ portal: '', statement: '', values: [...this.scopeParameters, name ? 'force_generic_plan' : null] });
-      connection.describe({ type: 'P', name: '' });
-      connection.execute({ portal: '', rows: 0 });
-      if (!name) connection.parse({ text, name: '', types: [] });
-      connection.bind({ portal: '', statement: name ?? '', values });
-      connection.describe({ type: 'P', name: '' });
-      connection.execute({ portal: '', rows: 0 });
-      connection.sync();
-    } finally {
-      connection.stream.uncork?.();
-    }
+      serialize.bind({ portal: '', statement: '', values: [...this.scopeParameters, name ? 'force_generic_plan' : null] }),
+      serialize.describe({ type: 'P', name: '' }),
+      serialize.execute({ portal: '', rows: 0 }),
+      ...(name ? [] : [serialize.parse({ text, name: '', types: [] })]),
+      serialize.bind({ portal: '', statement: name ?? '', values }),
+      serialize.describe({ type: 'P', name: '' }),
+      serialize.execute({ portal: '', rows: 0 }),
+      serialize.sync(),
+    ];
+    if (parseNamed) connection.submittedNamedStatements[name!] = text;
+    // One write for the whole pipeline (each socket write is a system call and a loopback trip).
+    connection.stream.write(Buffer.concat(messages));
     return null;
   }
 }

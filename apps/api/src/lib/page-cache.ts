@@ -5,10 +5,11 @@ import type { PageResult, Register } from '../db/registers.js';
  * Register pages already computed, each with the register version it was computed at
  * (docs/decisions/007-register-versions-and-page-cache.md).
  *
- * A list read sends the version of the copy it holds with its statement; while nothing was
- * written to the register, PostgreSQL answers with the version alone and the copy is served.
- * The version is read in the same statement as the rows would be, so a copy is never served
- * after a write has committed, whichever server made it. Bounded; the oldest entries go first.
+ * A list read holding a copy first reads the registers' current version (one primary-key range);
+ * while nothing was written to them, the copy is served. A page is stored with the version read
+ * in the same statement as its rows, and every write bumps the version in its own transaction,
+ * so a copy is never served after a write has committed, whichever server made it. Bounded; the
+ * oldest entries go first.
  */
 class PageCache {
   private readonly entries = new Map<string, { version: number; page: unknown }>();
@@ -34,17 +35,50 @@ const MAX_CACHED_LIMIT = 100;
 const MAX_ENTRIES = 2000;
 const caches = new WeakMap<Database, PageCache>();
 
+/** Pages kept in a cache, and their JSON once serialized: a page served again is not serialized again. */
+const sharedPages = new WeakSet<object>();
+const serializedPages = new WeakMap<object, string>();
+
 /**
- * A register page, from `read` (given the version of the copy held, or null) or from the copy.
- * `key` must say everything the page depends on besides the register's data: the validated query.
+ * Wraps a route's response serializer (the contract's schema): a page served from the cache is
+ * serialized once, then its JSON is reused. Anything else goes through `serialize` as usual.
+ */
+export function serializeSharedPagesOnce(serialize: (data: unknown) => string): (data: unknown) => string {
+  return (data) => {
+    if (typeof data !== 'object' || data === null || !sharedPages.has(data)) return serialize(data);
+    let json = serializedPages.get(data);
+    if (json === undefined) {
+      json = serialize(data);
+      serializedPages.set(data, json);
+    }
+    return json;
+  };
+}
+
+/**
+ * Whether the client asks for a response computed afresh (`Cache-Control: no-cache` or
+ * `no-store`, `Pragma: no-cache`), as a browser's hard reload does: the copy is then not used.
+ */
+export function wantsFresh(headers: { 'cache-control'?: string; pragma?: string | string[] }): boolean {
+  const cacheControl = headers['cache-control']?.toLowerCase() ?? '';
+  return cacheControl.includes('no-cache') || cacheControl.includes('no-store') || String(headers.pragma ?? '').toLowerCase().includes('no-cache');
+}
+
+export type PageOptions = { fresh?: boolean };
+
+/**
+ * A register page: the copy held, when the registers it shows are still at the version it was
+ * computed at (one small statement checks it), otherwise `read` and keep its result. The key is
+ * everything the page depends on besides the registers' data: the validated query.
  */
 export async function cachedPage<Row, Page>(
   db: Database,
   register: Register,
   organizationUuid: string,
   query: { limit: number },
-  read: (knownVersion: number | null) => Promise<PageResult<Row>>,
-  build: (result: Extract<PageResult<Row>, { unchanged: false }>) => Page,
+  options: PageOptions,
+  source: { version: () => Promise<number>; read: () => Promise<PageResult<Row>> },
+  build: (result: PageResult<Row>) => Page,
 ): Promise<Page> {
   let cache = caches.get(db);
   if (!cache) {
@@ -52,12 +86,17 @@ export async function cachedPage<Row, Page>(
     caches.set(db, cache);
   }
   const key = `${register}\u0000${organizationUuid}\u0000${JSON.stringify(query)}`;
+  const held = query.limit <= MAX_CACHED_LIMIT && !options.fresh ? cache.get(key) : undefined;
   // Identical requests arriving together are NOT merged into one read: a request sent after a
   // write has committed must see it, and a read started before that write would not.
-  const held = query.limit <= MAX_CACHED_LIMIT ? cache.get(key) : undefined;
-  const result = await read(held?.version ?? null);
-  if (result.unchanged) return held!.page as Page;
+  if (held && (await source.version()) === held.version) return held.page as Page;
+  const result = await source.read();
   const page = build(result);
-  if (query.limit <= MAX_CACHED_LIMIT) cache.set(key, result.version, page);
+  if (query.limit <= MAX_CACHED_LIMIT) {
+    // Shared between requests from now on: frozen, so that no caller can change another's answer.
+    Object.freeze(page);
+    sharedPages.add(page as object);
+    cache.set(key, result.version, page);
+  }
   return page;
 }

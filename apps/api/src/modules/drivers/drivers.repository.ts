@@ -6,10 +6,10 @@ import {
   archiveCondition,
   archiveModeOf,
   pageOrder,
-  pageParts,
   pagePlaceholders,
   pageResult,
   pageStatement,
+  readVersion,
   sortColumns,
   sortKeys,
 } from '../../db/registers.js';
@@ -41,10 +41,8 @@ type ListShape = { archive: ArchiveMode; patterns: number; sortBy: string };
 /** The list statement of one shape; its values are placeholders (db/statements.ts). */
 function listStatement(tx: Tx) {
   return (shape: ListShape) => {
-    const parts = pageParts(tx, 'drivers');
     const searching = shape.patterns > 0;
     const where = and(
-      parts.gate,
       eq(drivers.organizationUuid, pagePlaceholders.organization),
       archiveCondition(drivers.archivedAt, shape.archive),
       searching ? searchTextMatches(drivers.searchText, searchPlaceholders(shape.patterns)) : undefined,
@@ -68,7 +66,8 @@ function listStatement(tx: Tx) {
       .offset(pagePlaceholders.offset)
       .as('list_page');
     const { uuid, firstName, lastName, email, phone, archivedAt, createdAt } = page;
-    return pageStatement(tx, parts, {
+    return pageStatement(tx, {
+      register: 'drivers',
       table: drivers,
       where,
       filtered: searching,
@@ -79,23 +78,24 @@ function listStatement(tx: Tx) {
   };
 }
 
-/**
- * One page of drivers with the counts, in one statement; `knownVersion` is the register version of
- * the caller's copy of this page, if any (the result then says "unchanged" when it still holds).
- */
-export async function listDrivers(tx: Tx, organizationUuid: string, query: ListQuery, knownVersion: number | null = null) {
+/** The version of what the drivers list shows, to check a copy of a page against. */
+export function listVersion(tx: Tx, organizationUuid: string) {
+  return readVersion(tx, organizationUuid, ['drivers']);
+}
+
+/** One page of drivers with the counts and the register's version, in one statement. */
+export async function listDrivers(tx: Tx, organizationUuid: string, query: ListQuery) {
   const digits = query.search ? phoneDigits(query.search) : null;
   const patterns = query.search ? searchPatterns(query.search, ...(digits ? [digits] : [])) : [];
   const shape: ListShape = { archive: archiveModeOf(query), patterns: patterns.length, sortBy: query.sortBy ?? 'lastName' };
   const statement = prepared(tx, 'drivers_list', shape, listStatement(tx));
   const result = await statement.execute({
     organization: organizationUuid,
-    knownVersion,
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
     ...searchValues(patterns),
   });
-  return pageResult(result, shape.archive, shape.patterns > 0, knownVersion, ({ uuid, firstName, lastName, email, phone, archivedAt, createdAt }) =>
+  return pageResult(result, shape.archive, shape.patterns > 0, ({ uuid, firstName, lastName, email, phone, archivedAt, createdAt }) =>
     uuid === null || firstName === null || lastName === null || createdAt === null ? null : { uuid, firstName, lastName, email, phone, archivedAt, createdAt },
   );
 }

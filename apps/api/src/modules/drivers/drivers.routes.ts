@@ -8,6 +8,7 @@ import {
 } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { wantsFresh } from '../../lib/page-cache.js';
 import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './drivers.service.js';
 
@@ -24,7 +25,7 @@ export const driversRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: DriverPageSchema, ...errorResponses(400, 401) },
       },
     },
-    (request) => service.list(app.db, request.ctx, request.query),
+    (request) => service.list(app.db, request.ctx, request.query, { fresh: wantsFresh(request.headers) }),
   );
 
   app.get(

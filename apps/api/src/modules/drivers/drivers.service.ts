@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import { readTenant, withTenant } from '../../db/scope.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
-import { cachedPage } from '../../lib/page-cache.js';
+import { cachedPage, type PageOptions } from '../../lib/page-cache.js';
 import { toPage } from '../../lib/pagination.js';
 import * as repo from './drivers.repository.js';
 
@@ -24,14 +24,18 @@ export function toDriver(row: Pick<repo.DriverRow, 'uuid' | 'firstName' | 'lastN
   };
 }
 
-export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListDriversQuerySchema>) {
+export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListDriversQuerySchema>, options: PageOptions = {}) {
   const organizationUuid = requireOrganization(ctx);
   return cachedPage(
     db,
     'drivers',
     organizationUuid,
     query,
-    (knownVersion) => readTenant(db, organizationUuid, (tx) => repo.listDrivers(tx, organizationUuid, query, knownVersion)),
+    options,
+    {
+      version: () => readTenant(db, organizationUuid, (tx) => repo.listVersion(tx, organizationUuid)),
+      read: () => readTenant(db, organizationUuid, (tx) => repo.listDrivers(tx, organizationUuid, query)),
+    },
     ({ rows, total, totalIsCapped, counts }) => ({ ...toPage(rows.map(toDriver), total, query.page, query.limit, totalIsCapped), ...counts }),
   );
 }

@@ -6,10 +6,10 @@ import {
   archiveCondition,
   archiveModeOf,
   pageOrder,
-  pageParts,
   pagePlaceholders,
   pageResult,
   pageStatement,
+  readVersion,
   sortColumns,
   sortKeys,
 } from '../../db/registers.js';
@@ -92,10 +92,8 @@ function filterConditions(shape: ListShape): SQL[] {
 /** The list statement of one shape; its values are placeholders (db/statements.ts). */
 function listStatement(tx: Tx) {
   return (shape: ListShape) => {
-    // A claim shows its vehicle's plate and its driver's name: their writes change the list too.
-    const parts = pageParts(tx, 'sinisters', ['sinisters', 'vehicules', 'drivers']);
     const filters = filterConditions(shape);
-    const where = and(parts.gate, eq(sinisters.organizationUuid, pagePlaceholders.organization), archiveCondition(sinisters.archivedAt, shape.archive), ...filters);
+    const where = and(eq(sinisters.organizationUuid, pagePlaceholders.organization), archiveCondition(sinisters.archivedAt, shape.archive), ...filters);
     const order = sortKeys<keyof typeof sortableColumns>(shape.sortBy, sortableColumns, '-sinisterDate', sinisters.uuid);
     // Columns of the joined tables that share a name with the claim's are renamed in the subquery.
     const page = tx
@@ -135,7 +133,9 @@ function listStatement(tx: Tx) {
       .offset(pagePlaceholders.offset)
       .as('list_page');
     const { vehiculeBrand, vehiculeModel, driverFirstName, driverLastName, guaranteeLabel } = page;
-    return pageStatement(tx, parts, {
+    return pageStatement(tx, {
+      register: 'sinisters',
+      shown: SHOWN,
       table: sinisters,
       where,
       filtered: filters.length > 0,
@@ -170,17 +170,21 @@ function listStatement(tx: Tx) {
   };
 }
 
-/**
- * One page of claims, in one statement; `knownVersion` is the version of the caller's copy of this
- * page, if any (the result then says "unchanged" when it still holds).
- */
-export async function listSinisters(tx: Tx, organizationUuid: string, query: ListQuery, knownVersion: number | null = null) {
+// A claim shows its vehicle's plate and its driver's name: their writes change the list too.
+const SHOWN = ['sinisters', 'vehicules', 'drivers'] as const;
+
+/** The version of what the claims list shows, to check a copy of a page against. */
+export function listVersion(tx: Tx, organizationUuid: string) {
+  return readVersion(tx, organizationUuid, SHOWN);
+}
+
+/** One page of claims with the version of what it shows, in one statement. */
+export async function listSinisters(tx: Tx, organizationUuid: string, query: ListQuery) {
   const patterns = patternsOf(query.search);
   const shape = listShape(query);
   const statement = prepared(tx, 'sinisters_list', shape, listStatement(tx));
   const result = await statement.execute({
     organization: organizationUuid,
-    knownVersion,
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
     garantee: query.garantee ?? null,
@@ -190,7 +194,7 @@ export async function listSinisters(tx: Tx, organizationUuid: string, query: Lis
   });
   const filtered = filterConditions(shape).length > 0;
   // A row of the page has its claim's NOT NULL columns; only the row of nulls of an empty page lacks them.
-  return pageResult(result, shape.archive, filtered, knownVersion, (r): SinisterView | null =>
+  return pageResult(result, shape.archive, filtered, (r): SinisterView | null =>
     r.uuid === null || r.createdAt === null
       ? null
       : {

@@ -10,6 +10,7 @@ import {
 } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { wantsFresh } from '../../lib/page-cache.js';
 import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './sinisters.service.js';
 
@@ -32,7 +33,7 @@ export const sinistersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: SinisterPageSchema, ...errorResponses(400, 401) },
       },
     },
-    (request) => service.list(app.db, request.ctx, request.query),
+    (request) => service.list(app.db, request.ctx, request.query, { fresh: wantsFresh(request.headers) }),
   );
 
   app.get(

@@ -12,7 +12,7 @@ import type { Database } from '../../db/client.js';
 import { readTenant, type Tx, withTenant } from '../../db/scope.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
-import { cachedPage } from '../../lib/page-cache.js';
+import { cachedPage, type PageOptions } from '../../lib/page-cache.js';
 import { toPage } from '../../lib/pagination.js';
 import * as repo from './sinisters.repository.js';
 
@@ -50,14 +50,18 @@ export async function listGuarantees(db: Database, ctx: AuthContext): Promise<Gu
   return readTenant(db, requireOrganization(ctx), (tx) => repo.listGuarantees(tx));
 }
 
-export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListSinistersQuerySchema>) {
+export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListSinistersQuerySchema>, options: PageOptions = {}) {
   const organizationUuid = requireOrganization(ctx);
   return cachedPage(
     db,
     'sinisters',
     organizationUuid,
     query,
-    (knownVersion) => readTenant(db, organizationUuid, (tx) => repo.listSinisters(tx, organizationUuid, query, knownVersion)),
+    options,
+    {
+      version: () => readTenant(db, organizationUuid, (tx) => repo.listVersion(tx, organizationUuid)),
+      read: () => readTenant(db, organizationUuid, (tx) => repo.listSinisters(tx, organizationUuid, query)),
+    },
     ({ rows, total, totalIsCapped }) => toPage(rows.map(toSinister), total, query.page, query.limit, totalIsCapped),
   );
 }

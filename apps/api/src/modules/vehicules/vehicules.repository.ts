@@ -7,10 +7,10 @@ import {
   archiveCondition,
   archiveModeOf,
   pageOrder,
-  pageParts,
   pagePlaceholders,
   pageResult,
   pageStatement,
+  readVersion,
   sortColumns,
   sortKeys,
 } from '../../db/registers.js';
@@ -82,9 +82,7 @@ type ListShape = FilterShape & { sortBy: string };
 /** The list statement of one shape; its values are placeholders (db/statements.ts). */
 function listStatement(tx: Tx) {
   return (shape: ListShape) => {
-    const parts = pageParts(tx, 'vehicules');
     const where = and(
-      parts.gate,
       filterCondition(shape, {
         organization: pagePlaceholders.organization,
         patterns: searchPlaceholders(shape.patterns),
@@ -115,7 +113,8 @@ function listStatement(tx: Tx) {
       .offset(pagePlaceholders.offset)
       .as('list_page');
     const { uuid, brand, model, type, circulationDate, entryDate, exitDate, immatriculation, archivedAt, createdAt } = page;
-    return pageStatement(tx, parts, {
+    return pageStatement(tx, {
+      register: 'vehicules',
       table: vehicules,
       where,
       filtered: isFiltered(shape),
@@ -126,17 +125,18 @@ function listStatement(tx: Tx) {
   };
 }
 
-/**
- * One page of vehicles with the counts, in one statement; `knownVersion` is the register version
- * of the caller's copy of this page, if any (the result then says "unchanged" when it still holds).
- */
-export async function listVehicules(tx: Tx, organizationUuid: string, query: ListQuery, knownVersion: number | null = null) {
+/** The version of what the vehicles list shows, to check a copy of a page against. */
+export function listVersion(tx: Tx, organizationUuid: string) {
+  return readVersion(tx, organizationUuid, ['vehicules']);
+}
+
+/** One page of vehicles with the counts and the register's version, in one statement. */
+export async function listVehicules(tx: Tx, organizationUuid: string, query: ListQuery) {
   const patterns = patternsOf(query.search);
   const shape: ListShape = { ...filterShape(query), sortBy: query.sortBy ?? 'immatriculation' };
   const statement = prepared(tx, 'vehicules_list', shape, listStatement(tx));
   const result = await statement.execute({
     organization: organizationUuid,
-    knownVersion,
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
     types: query.types ?? null,
@@ -144,7 +144,7 @@ export async function listVehicules(tx: Tx, organizationUuid: string, query: Lis
     end: query.end ?? null,
     ...searchValues(patterns),
   });
-  return pageResult(result, shape.archive, isFiltered(shape), knownVersion, (r) =>
+  return pageResult(result, shape.archive, isFiltered(shape), (r) =>
     r.uuid === null || r.createdAt === null
       ? null
       : {

@@ -12,6 +12,7 @@ import {
 } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { wantsFresh } from '../../lib/page-cache.js';
 import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './vehicules.service.js';
 
@@ -28,7 +29,7 @@ export const vehiculesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: VehiculePageSchema, ...errorResponses(400, 401) },
       },
     },
-    (request) => service.list(app.db, request.ctx, request.query),
+    (request) => service.list(app.db, request.ctx, request.query, { fresh: wantsFresh(request.headers) }),
   );
 
   app.get(

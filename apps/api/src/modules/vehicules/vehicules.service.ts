@@ -16,7 +16,7 @@ import type { Database } from '../../db/client.js';
 import { readTenant, withTenant } from '../../db/scope.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
-import { cachedPage } from '../../lib/page-cache.js';
+import { cachedPage, type PageOptions } from '../../lib/page-cache.js';
 import { toPage } from '../../lib/pagination.js';
 import * as repo from './vehicules.repository.js';
 
@@ -101,14 +101,18 @@ async function guardPlate<T>(plate: () => string | null | undefined, work: Promi
   }
 }
 
-export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListVehiculesQuerySchema>) {
+export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListVehiculesQuerySchema>, options: PageOptions = {}) {
   const organizationUuid = requireOrganization(ctx);
   return cachedPage(
     db,
     'vehicules',
     organizationUuid,
     query,
-    (knownVersion) => readTenant(db, organizationUuid, (tx) => repo.listVehicules(tx, organizationUuid, query, knownVersion)),
+    options,
+    {
+      version: () => readTenant(db, organizationUuid, (tx) => repo.listVersion(tx, organizationUuid)),
+      read: () => readTenant(db, organizationUuid, (tx) => repo.listVehicules(tx, organizationUuid, query)),
+    },
     ({ rows, total, totalIsCapped, counts }) => ({ ...toPage(rows.map(toVehicule), total, query.page, query.limit, totalIsCapped), ...counts }),
   );
 }
