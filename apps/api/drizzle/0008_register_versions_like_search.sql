@@ -1,7 +1,10 @@
--- Every write to a register bumps its organization's version in register_counts, in the same
+-- Every write to a register moves its organization's version in register_counts, in the same
 -- transaction as the write: a list computed at version v is exactly the register at v, so a
 -- server may answer the same list again while the version has not moved (decision 007).
--- The counts are kept as before (statement-level, transition tables).
+-- The version is the write's time in microseconds (or the previous version + 1 if larger): it
+-- only grows, even across a restore or a failover that lost the last writes, so a version seen
+-- before can never come back with other rows. The counts are kept as before (statement-level,
+-- transition tables).
 CREATE OR REPLACE FUNCTION register_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   reg text := TG_ARGV[0];
@@ -13,10 +16,11 @@ BEGIN
       SELECT organization_uuid, %L,
              -count(*) FILTER (WHERE archived_at IS NULL AND %s),
              -count(*) FILTER (WHERE archived_at IS NOT NULL AND %s),
-             1
+             (extract(epoch FROM clock_timestamp()) * 1000000)::bigint
       FROM old_rows GROUP BY organization_uuid
       ON CONFLICT (organization_uuid, register)
-      DO UPDATE SET active = c.active + excluded.active, archived = c.archived + excluded.archived, version = c.version + 1
+      DO UPDATE SET active = c.active + excluded.active, archived = c.archived + excluded.archived,
+                    version = greatest(c.version + 1, excluded.version)
     $q$, reg, counted, counted);
   END IF;
   IF TG_OP IN ('UPDATE', 'INSERT') THEN
@@ -25,10 +29,11 @@ BEGIN
       SELECT organization_uuid, %L,
              count(*) FILTER (WHERE archived_at IS NULL AND %s),
              count(*) FILTER (WHERE archived_at IS NOT NULL AND %s),
-             1
+             (extract(epoch FROM clock_timestamp()) * 1000000)::bigint
       FROM new_rows GROUP BY organization_uuid
       ON CONFLICT (organization_uuid, register)
-      DO UPDATE SET active = c.active + excluded.active, archived = c.archived + excluded.archived, version = c.version + 1
+      DO UPDATE SET active = c.active + excluded.active, archived = c.archived + excluded.archived,
+                    version = greatest(c.version + 1, excluded.version)
     $q$, reg, counted, counted);
   END IF;
   RETURN NULL;

@@ -45,6 +45,14 @@ describe('loadConfig', () => {
     expect((error as ConfigError).message).toMatch(/^Configuration invalide/);
   });
 
+  it('keeps callers\' contexts 5 s by default; AUTH_CONTEXT_TTL_MS=0 turns that off; anything else is refused', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).authContextTtlMs).toBe(5000);
+    expect(loadConfig({ DATA_DIR: tmp(), AUTH_CONTEXT_TTL_MS: '0' }).authContextTtlMs).toBe(0);
+    for (const bad of ['abc', '-1', '1.5', '600000']) {
+      expect(() => loadConfig({ DATA_DIR: tmp(), AUTH_CONTEXT_TTL_MS: bad })).toThrow(/AUTH_CONTEXT_TTL_MS/);
+    }
+  });
+
   it('ignores empty variables', () => {
     expect(loadConfig({ DATA_DIR: tmp(), PORT: '', APP_SECRET: 'x'.repeat(32) }).port).toBe(3000);
   });

@@ -1,5 +1,5 @@
 import { COUNT_CAP } from '@flotte/contract';
-import { and, eq, inArray, isNotNull, isNull, type SQL, sql, type Subquery } from 'drizzle-orm';
+import { inArray, isNotNull, isNull, type SQL, sql, type Subquery } from 'drizzle-orm';
 import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { Tx } from './scope.js';
 import { registerCounts } from './schema/sinisters.js';
@@ -47,10 +47,15 @@ export const pagePlaceholders = {
 };
 
 /**
- * The version and maintained counts of a register for the organization, as a one-row table.
- * The version sums those of every register the list shows (a claim shows its vehicle's plate and
- * its driver's name): any write to one of them changes it (migration 0008).
+ * The version of what a list shows: the versions of every register it shows (a claim shows its
+ * vehicle's plate and its driver's name), in a fixed order, as text. Each only grows (migration
+ * 0008), so the text changes with any write to one of them and never comes back.
  */
+function versionOf(organization: SQL, shown: readonly Register[]): SQL<string> {
+  return sql<string>`select coalesce(string_agg(${registerCounts.version}::text, ',' order by ${registerCounts.register}), '') from ${registerCounts} where ${registerCounts.organizationUuid} = ${organization} and ${inArray(registerCounts.register, [...shown])}`;
+}
+
+/** The version and maintained counts of a register for the organization, as a one-row table. */
 function registerState(tx: Tx, register: Register, shown: readonly Register[]) {
   const organization = sql`${pagePlaceholders.organization}::uuid`;
   const count = (column: PgColumn) =>
@@ -59,9 +64,7 @@ function registerState(tx: Tx, register: Register, shown: readonly Register[]) {
     );
   return tx
     .select({
-      version: sql<number>`(select coalesce(sum(${registerCounts.version}), 0) from ${registerCounts} where ${registerCounts.organizationUuid} = ${organization} and ${inArray(registerCounts.register, [...shown])})`
-        .mapWith(Number)
-        .as('list_version'),
+      version: sql<string>`(${versionOf(organization, shown)})`.as('list_version'),
       active: count(registerCounts.active).as('list_active'),
       archived: count(registerCounts.archived).as('list_archived'),
     })
@@ -108,15 +111,14 @@ export function sortColumns(order: { keys: SortKey[] }): object {
  * The version of the registers a list shows, alone: what a copy of a page is checked against
  * (decision 007). A named statement of one primary-key range.
  */
-export async function readVersion(tx: Tx, organizationUuid: string, shown: readonly Register[]): Promise<number> {
+export async function readVersion(tx: Tx, organizationUuid: string, shown: readonly Register[]): Promise<string> {
   const statement = prepared(tx, 'register_version', { shown: shown.join(',') }, () =>
     tx
-      .select({ version: sql<number>`coalesce(sum(${registerCounts.version}), 0)`.mapWith(Number) })
-      .from(registerCounts)
-      .where(and(eq(registerCounts.organizationUuid, pagePlaceholders.organization), inArray(registerCounts.register, [...shown]))),
+      .select({ version: sql<string>`(${versionOf(sql`${pagePlaceholders.organization}::uuid`, shown)})` })
+      .from(sql`(values (1)) as version_one (x)`),
   );
   const [row] = await statement.execute({ organization: organizationUuid });
-  return row?.version ?? 0;
+  return row?.version ?? '';
 }
 
 /**
@@ -154,20 +156,20 @@ export function pageStatement<TPage extends Subquery<string, Record<string, unkn
 
 export type PageResult<Row> = {
   /** The version of the registers shown, read in the same snapshot as the rows. */
-  version: number;
+  version: string;
   rows: Row[];
   total: number;
   totalIsCapped: boolean;
   counts: { nbInActivity: number; nbOfArchived: number };
 };
 
-type StateColumns = { version: number | null; active: number | null; archived: number | null; matched: number | null };
+type StateColumns = { version: string | null; active: number | null; archived: number | null; matched: number | null };
 
 /** Reads what a page statement returned (`toRow` gives null for the row of nulls of an empty page). */
 export function pageResult<R extends StateColumns, Row>(result: R[], archive: ArchiveMode, filtered: boolean, toRow: (row: R) => Row | null): PageResult<Row> {
   // The state is a one-row table the rest is left-joined to: there is always a first row.
   const first = result[0]!;
-  const version = first.version ?? 0;
+  const version = first.version ?? '';
   const rows = result.flatMap((r) => {
     const row = toRow(r);
     return row ? [row] : [];

@@ -4,7 +4,9 @@ import { createDrivers, createOrganization } from '../seed/factories.js';
 import { createTestApp, type TestContext } from '../../test/test-app.js';
 import { drivers } from './schema/drivers.js';
 import { readTenant, type Tx } from './scope.js';
-import { runScopedRead } from './scoped-reads.js';
+import pg from 'pg';
+import { schema } from './client.js';
+import { createScopedReadDatabase, MAX_STATEMENTS_PER_CONNECTION, runScopedRead } from './scoped-reads.js';
 
 // Pipelined reads exist on PostgreSQL pools only; PGlite reads go through withTenant.
 describe.runIf(inject('testDb').kind === 'postgres')('pipelined scoped reads on PostgreSQL', () => {
@@ -105,6 +107,29 @@ describe.runIf(inject('testDb').kind === 'postgres')('pipelined scoped reads on 
       ),
     );
     expect(rows[0]).toEqual({ org: '', role: 'flotte_system', n: 3 });
+  });
+
+  it('keeps a bounded number of named statements per connection, closing the least recently used', async () => {
+    // One connection, so that every statement lands on it.
+    const pool = new pg.Pool({ connectionString: (t.database.pool!.options as { connectionString: string }).connectionString, max: 1, options: '-c role=flotte_app' });
+    try {
+      const reads = createScopedReadDatabase(pool, schema) as unknown as Tx;
+      const named = (i: number) =>
+        reads.select({ n: sql<number>`${i}::int` }).from(drivers).limit(sql.placeholder('limit')).prepare(`test_bounded_${i}`);
+      const inA = <T>(fn: () => PromiseLike<T>) => runScopedRead({ role: 'flotte_app', organizationUuid: orgA.uuid }, fn);
+      for (let i = 0; i < MAX_STATEMENTS_PER_CONNECTION + 5; i++) expect(await inA(() => named(i).execute({ limit: 1 }))).toEqual([{ n: i }]);
+      const kept = await inA(() => rowsOf<{ name: string }>(reads, sql`select name from pg_prepared_statements where name like 'test_bounded_%'`));
+      expect(kept).toHaveLength(MAX_STATEMENTS_PER_CONNECTION);
+      expect(kept.map((r) => r.name)).not.toContain('test_bounded_0');
+      // A closed statement is parsed again when it comes back.
+      expect(await inA(() => named(0).execute({ limit: 1 }))).toEqual([{ n: 0 }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('refuses a transaction on the read database', () => {
+    expect(() => t.database.scopedReads!.transaction(async () => undefined)).toThrow(/no transaction in a scoped read/);
   });
 
   it('refuses an organization that is not a uuid', async () => {

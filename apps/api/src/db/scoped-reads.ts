@@ -25,6 +25,14 @@ const scopes = new AsyncLocalStorage<ReadScope>();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SCOPE_SQL = "SELECT set_config('role', $1, true), set_config('app.org_id', $2, true), set_config('plan_cache_mode', coalesce($3, current_setting('plan_cache_mode')), true)";
 
+/**
+ * Named statements kept per connection, least recently used first out (a Close message in the
+ * next pipeline): a claims-list statement holds ≈ 300 kB of PostgreSQL memory with its plan, and
+ * the filters a user can combine make many shapes.
+ */
+export const MAX_STATEMENTS_PER_CONNECTION = 24;
+const namedByConnection = new WeakMap<object, Map<string, true>>();
+
 // node-postgres' own conversion of JS values to protocol text (arrays, dates, buffers, JSON).
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (value: unknown) => string | Buffer | null };
 
@@ -76,7 +84,9 @@ class ScopedQuery extends (pg.Query as unknown as new (config: QueryConfig & { c
     }
     // A named query is parsed first, so the connection's first ParseComplete is its own.
     const parseNamed = Boolean(name) && connection.parsedStatements[name!] === undefined && connection.submittedNamedStatements[name!] === undefined;
+    const closing = name ? this.useNamed(connection, name, parseNamed) : [];
     const messages = [
+      ...closing.map((old) => serialize.close({ type: 'S', name: old })),
       ...(parseNamed ? [serialize.parse({ text, name, types: [] })] : []),
       serialize.parse({ text: SCOPE_SQL, name: '', types: [] }),
       // A named statement is one of a few list shapes built for reuse (db/statements.ts): its
@@ -94,6 +104,27 @@ class ScopedQuery extends (pg.Query as unknown as new (config: QueryConfig & { c
     // One write for the whole pipeline (each socket write is a system call and a loopback trip).
     connection.stream.write(Buffer.concat(messages));
     return null;
+  }
+
+  /** Marks `name` as just used on the connection; returns the statements to close to make room. */
+  private useNamed(connection: Connection, name: string, parsing: boolean): string[] {
+    let named = namedByConnection.get(connection);
+    if (!named) {
+      named = new Map();
+      namedByConnection.set(connection, named);
+    }
+    named.delete(name);
+    named.set(name, true);
+    const closing: string[] = [];
+    if (!parsing) return closing;
+    for (const old of named.keys()) {
+      if (named.size <= MAX_STATEMENTS_PER_CONNECTION) break;
+      if (old === name) continue;
+      named.delete(old);
+      delete connection.parsedStatements[old];
+      closing.push(old);
+    }
+    return closing;
   }
 }
 
@@ -120,7 +151,13 @@ export function createScopedReadDatabase<TSchema extends Record<string, unknown>
       }
     },
   };
-  return drizzle(client as unknown as pg.Pool, { schema, casing: 'snake_case' });
+  const database = drizzle(client as unknown as pg.Pool, { schema, casing: 'snake_case' });
+  // Each query is its own transaction here: a BEGIN would open one on whichever pooled connection
+  // answered it, and leave it there.
+  database.transaction = () => {
+    throw new Error('no transaction in a scoped read: use withTenant / withSystem');
+  };
+  return database;
 }
 
 export function runScopedRead<T>(scope: ReadScope, fn: () => PromiseLike<T>): Promise<T> {

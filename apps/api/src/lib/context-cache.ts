@@ -5,12 +5,15 @@ import type { AuthContext } from './auth-context.js';
  * (docs/decisions/008-auth-context-cache.md).
  *
  * Loading the context is a database round trip on every authenticated request; a page of the web
- * app sends several requests at once. Any write request handled by this process empties the cache
- * before it answers (a switch of organization, a new link, a role change…), so this process never
- * serves a context older than its own writes; another instance's write is seen within `ttlMs`.
+ * app sends several requests at once. Reads use this cache; writes always load the context afresh.
+ * A successful write handled by this process empties the cache before it answers (a switch of
+ * organization, a new link, a role change…), and a context loaded before that cannot be stored
+ * after it (generation check): this process never serves a context older than its own writes.
+ * Another instance's write is seen within `ttlMs`.
  */
 export class ContextCache {
   private readonly entries = new Map<string, { ctx: AuthContext; until: number }>();
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -25,17 +28,23 @@ export class ContextCache {
     return undefined;
   }
 
-  set(userUuid: string, ctx: AuthContext) {
-    if (this.ttlMs <= 0) return;
-    this.entries.delete(userUuid);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+  /** Loads a context through `load` and keeps it, unless the cache was emptied meanwhile. */
+  async load(userUuid: string, load: () => Promise<AuthContext | null>): Promise<AuthContext | null> {
+    const generation = this.generation;
+    const ctx = await load();
+    if (ctx && this.ttlMs > 0 && generation === this.generation) {
+      this.entries.delete(userUuid);
+      if (this.entries.size >= this.maxEntries) {
+        const oldest = this.entries.keys().next().value;
+        if (oldest !== undefined) this.entries.delete(oldest);
+      }
+      this.entries.set(userUuid, { ctx, until: Date.now() + this.ttlMs });
     }
-    this.entries.set(userUuid, { ctx, until: Date.now() + this.ttlMs });
+    return ctx;
   }
 
   clear() {
+    this.generation++;
     this.entries.clear();
   }
 }

@@ -12,27 +12,50 @@ import type { PageResult, Register } from '../db/registers.js';
  * oldest entries go first.
  */
 class PageCache {
-  private readonly entries = new Map<string, { version: number; page: unknown }>();
+  private readonly entries = new Map<string, { version: string; page: unknown; bytes: number }>();
+  private bytes = 0;
 
-  constructor(private readonly maxEntries: number) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes: number,
+  ) {}
 
+  /** The page kept under `key`, now the most recently used. */
   get(key: string) {
-    return this.entries.get(key);
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
   }
 
-  set(key: string, version: number, page: unknown) {
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+  set(key: string, version: string, page: unknown, bytes: number) {
+    this.remove(key);
+    this.entries.set(key, { version, page, bytes });
+    this.bytes += bytes;
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.remove(oldest);
     }
-    this.entries.set(key, { version, page });
+  }
+
+  private remove(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
   }
 }
 
 /** Pages of up to this many rows are kept (a 999-row select list is not worth the memory). */
 const MAX_CACHED_LIMIT = 100;
 const MAX_ENTRIES = 2000;
+/**
+ * Memory budget of the pages kept per process, counted as three times their JSON (the objects,
+ * and their JSON once served): about 60 MB at most, 2 000 pages of claims of 10 rows fit.
+ */
+const MAX_BYTES = 64 * 1024 * 1024;
 const caches = new WeakMap<Database, PageCache>();
 
 /** Pages kept in a cache, and their JSON once serialized: a page served again is not serialized again. */
@@ -77,12 +100,12 @@ export async function cachedPage<Row, Page>(
   organizationUuid: string,
   query: { limit: number },
   options: PageOptions,
-  source: { version: () => Promise<number>; read: () => Promise<PageResult<Row>> },
+  source: { version: () => Promise<string>; read: () => Promise<PageResult<Row>> },
   build: (result: PageResult<Row>) => Page,
 ): Promise<Page> {
   let cache = caches.get(db);
   if (!cache) {
-    cache = new PageCache(MAX_ENTRIES);
+    cache = new PageCache(MAX_ENTRIES, MAX_BYTES);
     caches.set(db, cache);
   }
   const key = `${register}\u0000${organizationUuid}\u0000${JSON.stringify(query)}`;
@@ -94,9 +117,15 @@ export async function cachedPage<Row, Page>(
   const page = build(result);
   if (query.limit <= MAX_CACHED_LIMIT) {
     // Shared between requests from now on: frozen, so that no caller can change another's answer.
-    Object.freeze(page);
+    deepFreeze(page);
     sharedPages.add(page as object);
-    cache.set(key, result.version, page);
+    cache.set(key, result.version, page, 3 * JSON.stringify(page).length);
   }
   return page;
+}
+
+function deepFreeze(value: unknown) {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  for (const child of Object.values(value)) deepFreeze(child);
+  Object.freeze(value);
 }

@@ -29,19 +29,18 @@ export const authenticatePlugin = fp<{ tokens: AccessTokens; contextTtlMs: numbe
       if (!token) throw new UnauthorizedError('Authentification requise');
       const userUuid = await tokens.verify(token);
       if (!userUuid) throw new UnauthorizedError('Session expirée ou jeton invalide');
-      let ctx = contexts.get(userUuid);
-      if (!ctx) {
-        const loaded = await loadContext(app.db, userUuid);
-        if (!loaded) throw new UnauthorizedError('Session expirée ou jeton invalide');
-        contexts.set(userUuid, loaded);
-        ctx = loaded;
-      }
+      // A write always checks the caller's roles and organization as they are now.
+      const ctx = READ_METHODS.has(request.method)
+        ? (contexts.get(userUuid) ?? (await contexts.load(userUuid, () => loadContext(app.db, userUuid))))
+        : await loadContext(app.db, userUuid);
+      if (!ctx) throw new UnauthorizedError('Session expirée ou jeton invalide');
       request.ctx = ctx;
     });
-    // A write may change someone's roles, links or current organization: forget every context
-    // before answering it, so that the next request of this process reads them again.
-    app.addHook('onSend', async (request, _reply, payload) => {
-      if (!READ_METHODS.has(request.method)) contexts.clear();
+    // A write may change someone's roles, links or current organization (a login too may set the
+    // current one): forget every context before answering a successful write, so that the next
+    // request of this process reads them again. Refused requests change nothing.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (!READ_METHODS.has(request.method) && reply.statusCode < 400) contexts.clear();
       return payload;
     });
   },

@@ -67,7 +67,7 @@ export const registerCounts = pgTable(
     register: text({ enum: ['drivers', 'vehicules', 'sinisters'] }).notNull(),
     active: bigint({ mode: 'number' }).notNull().default(0),
     archived: bigint({ mode: 'number' }).notNull().default(0),
-    /** Bumped by every write to the register (migration 0008): a list read at one version is still true at it. */
+    /** Moved by every write to the register, only ever up (migration 0008): a list read at one version is still true at it. */
     version: bigint({ mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.organizationUuid, t.register] })],
