@@ -166,11 +166,20 @@ async function main() {
           : `${label} : sous l'objectif pour ${failing.map((r) => r.name).join(', ')}.`,
       );
     };
+    const memory = await new Promise<NodeJS.MemoryUsage>((resolve) => {
+      server.on('message', (message: { memory?: NodeJS.MemoryUsage }) => message.memory && resolve(message.memory));
+      server.send('memory');
+    });
+    const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} Mo`;
+    console.log(`\nMémoire du serveur après les mesures : ${megabytes(memory.rss)} (RSS), tas ${megabytes(memory.heapUsed)} utilisés sur ${megabytes(memory.heapTotal)}.`);
     console.log('');
     verdict('Listes relues (copie validée par la version du registre)', repeated);
     verdict('Listes calculées à chaque requête (sans cache)', fresh);
     mkdirSync(path.join(here, 'results'), { recursive: true });
-    writeFileSync(path.join(here, 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}.md`), lines.join('\n') + '\n');
+    writeFileSync(
+      path.join(here, 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}.md`),
+      `${lines.join('\n')}\n\nMémoire du serveur après les mesures : ${megabytes(memory.rss)} (RSS), tas ${megabytes(memory.heapUsed)}.\n`,
+    );
   } finally {
     server.kill('SIGTERM');
   }

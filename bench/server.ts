@@ -15,6 +15,10 @@ app.get('/bench/ceiling', { schema: { hide: true } }, async () => {
 });
 await app.listen({ port: config.port, host: '127.0.0.1' });
 process.send?.('ready');
+// The runner asks for the server's memory once the measures are done.
+process.on('message', (message) => {
+  if (message === 'memory') process.send?.({ memory: process.memoryUsage() });
+});
 process.on('SIGTERM', async () => {
   await app.close();
   await bare.end();
