@@ -46,6 +46,9 @@ export const pagePlaceholders = {
   offset: sql.placeholder('offset'),
 };
 
+/** A one-row source for statements made of scalar subqueries. */
+const oneRow = sql`(values (1)) as one_row (x)`;
+
 /**
  * The version of what a list shows: the versions of every register it shows (a claim shows its
  * vehicle's plate and its driver's name), in a fixed order, as text. Each only grows (migration
@@ -68,17 +71,21 @@ function registerState(tx: Tx, register: Register, shown: readonly Register[]) {
       active: count(registerCounts.active).as('list_active'),
       archived: count(registerCounts.archived).as('list_archived'),
     })
-    .from(sql`(values (1)) as list_one (x)`)
+    .from(oneRow)
     .as('list_state');
 }
 
-/** The rows matching a filter, counted up to COUNT_CAP + 1 (an exact count of a million claims costs seconds). */
-function cappedCount(tx: Tx, table: PgTable, where: SQL | undefined) {
+/**
+ * The rows matching a filter, counted up to COUNT_CAP + 1 (an exact count of a million claims
+ * costs seconds); NULL for an unfiltered list, whose total the maintained counts give.
+ */
+function cappedCount(tx: Tx, table: PgTable, where: SQL | undefined, filtered: boolean) {
+  if (!filtered) return tx.select({ matched: sql<number | null>`null::bigint`.mapWith(Number).as('list_matched') }).from(oneRow).as('list_count');
   return tx
-    .select({ matched: sql<number>`count(*)`.mapWith(Number).as('list_matched') })
+    .select({ matched: sql<number | null>`count(*)`.mapWith(Number).as('list_matched') })
     .from(
       tx
-        .select({ one: sql`1`.as('list_one') })
+        .select({ matching: sql`1`.as('list_matching_row') })
         .from(table)
         .where(where)
         .limit(COUNT_CAP + 1)
@@ -115,7 +122,7 @@ export async function readVersion(tx: Tx, organizationUuid: string, shown: reado
   const statement = prepared(tx, 'register_version', { shown: shown.join(',') }, () =>
     tx
       .select({ version: sql<string>`(${versionOf(sql`${pagePlaceholders.organization}::uuid`, shown)})` })
-      .from(sql`(values (1)) as version_one (x)`),
+      .from(oneRow),
   );
   const [row] = await statement.execute({ organization: organizationUuid });
   return row?.version ?? '';
@@ -143,7 +150,7 @@ export function pageStatement<TPage extends Subquery<string, Record<string, unkn
   },
 ) {
   const state = registerState(tx, spec.register, spec.shown ?? [spec.register]);
-  const count = cappedCount(tx, spec.table, spec.filtered ? spec.where : sql`false`);
+  const count = cappedCount(tx, spec.table, spec.where, spec.filtered);
   const sortColumn = (i: number) => (spec.page as unknown as Record<string, SQL.Aliased>)[`list_sort${i}`]!;
   return tx
     .select({ version: state.version, active: state.active, archived: state.archived, matched: count.matched, ...spec.fields })
@@ -165,8 +172,11 @@ export type PageResult<Row> = {
 
 type StateColumns = { version: string | null; active: number | null; archived: number | null; matched: number | null };
 
-/** Reads what a page statement returned (`toRow` gives null for the row of nulls of an empty page). */
-export function pageResult<R extends StateColumns, Row>(result: R[], archive: ArchiveMode, filtered: boolean, toRow: (row: R) => Row | null): PageResult<Row> {
+/**
+ * Reads what a page statement returned (`toRow` gives null for the row of nulls of an empty page).
+ * A filtered list comes with its capped count; an unfiltered one takes its total from the counts.
+ */
+export function pageResult<R extends StateColumns, Row>(result: R[], archive: ArchiveMode, toRow: (row: R) => Row | null): PageResult<Row> {
   // The state is a one-row table the rest is left-joined to: there is always a first row.
   const first = result[0]!;
   const version = first.version ?? '';
@@ -177,10 +187,8 @@ export function pageResult<R extends StateColumns, Row>(result: R[], archive: Ar
   const active = first.active ?? 0;
   const archived = first.archived ?? 0;
   const counts = { nbInActivity: active, nbOfArchived: archived };
-  if (filtered) {
-    const matched = first.matched ?? 0;
-    return { version, rows, total: Math.min(matched, COUNT_CAP), totalIsCapped: matched > COUNT_CAP, counts };
-  }
+  const { matched } = first;
+  if (matched !== null) return { version, rows, total: Math.min(matched, COUNT_CAP), totalIsCapped: matched > COUNT_CAP, counts };
   const total = archive === 'only' ? archived : archive === 'with' ? active + archived : active;
   return { version, rows, total, totalIsCapped: false, counts };
 }

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { serialize } from 'pg-protocol';
 
 /**
- * Reads in one round trip, each carrying its own tenant scope (docs/decisions/006-pipelined-scoped-reads.md).
+ * Reads in one round trip, each carrying its own tenant scope (docs/decisions/006-pipelined-prepared-list-reads.md).
  *
  * A read is sent as ONE pipelined series of extended-protocol messages closed by a single Sync:
  *

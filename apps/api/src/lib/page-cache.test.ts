@@ -168,7 +168,8 @@ describe('cachedPage', () => {
     };
   }
   const build = (result: { rows: string[] }) => page(result.rows[0]!);
-  const db = () => ({}) as never;
+  /** A database whose tenant reads just run the source (it needs no rows). */
+  const db = () => ({ transaction: (fn: (tx: unknown) => unknown) => fn({ execute: async () => undefined }) }) as never;
 
   it('serves the copy while the version holds, reads again when it moves or when asked to', async () => {
     const database = db();

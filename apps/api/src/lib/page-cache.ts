@@ -1,5 +1,6 @@
 import type { Database } from '../db/client.js';
 import type { PageResult, Register } from '../db/registers.js';
+import { readTenant, type Tx } from '../db/scope.js';
 
 /**
  * Register pages already computed, each with the register version it was computed at
@@ -59,9 +60,8 @@ const MAX_BYTES = 64 * 1024 * 1024;
 const BYTES_PER_ROW = 2048;
 const caches = new WeakMap<Database, PageCache>();
 
-/** Pages kept in a cache, and their JSON once serialized: a page served again is not serialized again. */
-const sharedPages = new WeakSet<object>();
-const serializedPages = new WeakMap<object, string>();
+/** Pages kept in a cache, with their JSON once serialized (null until then). */
+const sharedPages = new WeakMap<object, string | null>();
 
 /**
  * Wraps a route's response serializer (the contract's schema): a page served from the cache is
@@ -70,10 +70,10 @@ const serializedPages = new WeakMap<object, string>();
 export function serializeSharedPagesOnce(serialize: (data: unknown) => string): (data: unknown) => string {
   return (data) => {
     if (typeof data !== 'object' || data === null || !sharedPages.has(data)) return serialize(data);
-    let json = serializedPages.get(data);
-    if (json === undefined) {
+    let json = sharedPages.get(data);
+    if (!json) {
       json = serialize(data);
-      serializedPages.set(data, json);
+      sharedPages.set(data, json);
     }
     return json;
   };
@@ -91,9 +91,10 @@ export function wantsFresh(headers: { 'cache-control'?: string; pragma?: string 
 export type PageOptions = { fresh?: boolean };
 
 /**
- * A register page: the copy held, when the registers it shows are still at the version it was
- * computed at (one small statement checks it), otherwise `read` and keep its result. The key is
- * everything the page depends on besides the registers' data: the validated query.
+ * A register page of the organization: the copy held, when the registers it shows are still at
+ * the version it was computed at (`version`, one small statement, checks it), otherwise `read`
+ * and keep its result. Both run as tenant reads. The key is everything the page depends on
+ * besides the registers' data: the validated query.
  */
 export async function cachedPage<Row, Page>(
   db: Database,
@@ -101,7 +102,7 @@ export async function cachedPage<Row, Page>(
   organizationUuid: string,
   query: { limit: number },
   options: PageOptions,
-  source: { version: () => Promise<string>; read: () => Promise<PageResult<Row>> },
+  source: { version: (tx: Tx) => Promise<string>; read: (tx: Tx) => Promise<PageResult<Row>> },
   build: (result: PageResult<Row>) => Page,
 ): Promise<Page> {
   let cache = caches.get(db);
@@ -110,16 +111,17 @@ export async function cachedPage<Row, Page>(
     caches.set(db, cache);
   }
   const key = `${register}\u0000${organizationUuid}\u0000${JSON.stringify(query)}`;
-  const held = query.limit <= MAX_CACHED_LIMIT && !options.fresh ? cache.get(key) : undefined;
+  const kept = query.limit <= MAX_CACHED_LIMIT;
+  const held = kept && !options.fresh ? cache.get(key) : undefined;
   // Identical requests arriving together are NOT merged into one read: a request sent after a
   // write has committed must see it, and a read started before that write would not.
-  if (held && (await source.version()) === held.version) return held.page as Page;
-  const result = await source.read();
+  if (held && (await readTenant(db, organizationUuid, source.version)) === held.version) return held.page as Page;
+  const result = await readTenant(db, organizationUuid, source.read);
   const page = build(result);
-  if (query.limit <= MAX_CACHED_LIMIT) {
+  if (kept) {
     // Shared between requests from now on: frozen, so that no caller can change another's answer.
     deepFreeze(page);
-    sharedPages.add(page as object);
+    sharedPages.set(page as object, null);
     cache.set(key, result.version, page, (result.rows.length + 1) * BYTES_PER_ROW);
   }
   return page;

@@ -17,6 +17,7 @@ import type { Tx } from '../../db/scope.js';
 import { drivers } from '../../db/schema/drivers.js';
 import { searchPatterns, searchPlaceholders, searchTextMatches, searchValues } from '../../db/search.js';
 import { prepared } from '../../db/statements.js';
+import { offsetOf } from '../../lib/pagination.js';
 
 type ListQuery = z.output<typeof ListDriversQuerySchema>;
 
@@ -92,10 +93,10 @@ export async function listDrivers(tx: Tx, organizationUuid: string, query: ListQ
   const result = await statement.execute({
     organization: organizationUuid,
     limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    offset: offsetOf(query.page, query.limit),
     ...searchValues(patterns),
   });
-  return pageResult(result, shape.archive, shape.patterns > 0, ({ uuid, firstName, lastName, email, phone, archivedAt, createdAt }) =>
+  return pageResult(result, shape.archive, ({ uuid, firstName, lastName, email, phone, archivedAt, createdAt }) =>
     uuid === null || firstName === null || lastName === null || createdAt === null ? null : { uuid, firstName, lastName, email, phone, archivedAt, createdAt },
   );
 }

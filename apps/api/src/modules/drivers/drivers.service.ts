@@ -32,10 +32,7 @@ export async function list(db: Database, ctx: AuthContext, query: z.output<typeo
     organizationUuid,
     query,
     options,
-    {
-      version: () => readTenant(db, organizationUuid, (tx) => repo.listVersion(tx, organizationUuid)),
-      read: () => readTenant(db, organizationUuid, (tx) => repo.listDrivers(tx, organizationUuid, query)),
-    },
+    { version: (tx) => repo.listVersion(tx, organizationUuid), read: (tx) => repo.listDrivers(tx, organizationUuid, query) },
     ({ rows, total, totalIsCapped, counts }) => ({ ...toPage(rows.map(toDriver), total, query.page, query.limit, totalIsCapped), ...counts }),
   );
 }

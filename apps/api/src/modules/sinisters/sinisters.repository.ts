@@ -19,6 +19,7 @@ import { guarantees, sinisters } from '../../db/schema/sinisters.js';
 import { vehicules } from '../../db/schema/vehicules.js';
 import { searchPatterns, searchPlaceholders, searchTextMatches, searchValues } from '../../db/search.js';
 import { prepared } from '../../db/statements.js';
+import { offsetOf } from '../../lib/pagination.js';
 
 type ListQuery = z.output<typeof ListSinistersQuerySchema>;
 
@@ -58,11 +59,11 @@ type ListShape = {
   sortBy: string;
 };
 
-function listShape(query: ListQuery): ListShape {
+function listShape(query: ListQuery, patterns: readonly string[]): ListShape {
   return {
     archive: archiveModeOf(query),
-    patterns: patternsOf(query.search).length,
-    declared: query.showDeclared === query.showNotDeclared || (!query.showDeclared && !query.showNotDeclared) ? 'all' : query.showDeclared ? 'declared' : 'notDeclared',
+    patterns: patterns.length,
+    declared: Boolean(query.showDeclared) === Boolean(query.showNotDeclared) ? 'all' : query.showDeclared ? 'declared' : 'notDeclared',
     responsible: query.responsible ?? 'any',
     hasHumanInjury: Boolean(query.hasHumanInjury),
     damagedVehicule: Boolean(query.damagedVehicule),
@@ -181,20 +182,19 @@ export function listVersion(tx: Tx, organizationUuid: string) {
 /** One page of claims with the version of what it shows, in one statement. */
 export async function listSinisters(tx: Tx, organizationUuid: string, query: ListQuery) {
   const patterns = patternsOf(query.search);
-  const shape = listShape(query);
+  const shape = listShape(query, patterns);
   const statement = prepared(tx, 'sinisters_list', shape, listStatement(tx));
   const result = await statement.execute({
     organization: organizationUuid,
     limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    offset: offsetOf(query.page, query.limit),
     garantee: query.garantee ?? null,
     startDate: query.startDate ?? null,
     endDate: query.endDate ?? null,
     ...searchValues(patterns),
   });
-  const filtered = filterConditions(shape).length > 0;
   // A row of the page has its claim's NOT NULL columns; only the row of nulls of an empty page lacks them.
-  return pageResult(result, shape.archive, filtered, (r): SinisterView | null =>
+  return pageResult(result, shape.archive, (r): SinisterView | null =>
     r.uuid === null || r.createdAt === null
       ? null
       : {

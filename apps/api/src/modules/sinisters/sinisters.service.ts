@@ -58,10 +58,7 @@ export async function list(db: Database, ctx: AuthContext, query: z.output<typeo
     organizationUuid,
     query,
     options,
-    {
-      version: () => readTenant(db, organizationUuid, (tx) => repo.listVersion(tx, organizationUuid)),
-      read: () => readTenant(db, organizationUuid, (tx) => repo.listSinisters(tx, organizationUuid, query)),
-    },
+    { version: (tx) => repo.listVersion(tx, organizationUuid), read: (tx) => repo.listSinisters(tx, organizationUuid, query) },
     ({ rows, total, totalIsCapped }) => toPage(rows.map(toSinister), total, query.page, query.limit, totalIsCapped),
   );
 }

@@ -18,6 +18,7 @@ import type { Tx } from '../../db/scope.js';
 import { vehicules } from '../../db/schema/vehicules.js';
 import { searchPatterns, searchPlaceholders, searchTextMatches, searchValues } from '../../db/search.js';
 import { prepared } from '../../db/statements.js';
+import { offsetOf } from '../../lib/pagination.js';
 
 type FilterQuery = z.output<typeof UpdateCategoryQuerySchema>;
 type ListQuery = z.output<typeof ListVehiculesQuerySchema>;
@@ -54,8 +55,8 @@ function patternsOf(search: string | undefined): string[] {
   return search ? searchPatterns(search, normalizePlate(search)) : [];
 }
 
-function filterShape(query: FilterQuery): FilterShape {
-  return { archive: archiveModeOf(query), patterns: patternsOf(query.search).length, types: Boolean(query.types), start: Boolean(query.start), end: Boolean(query.end) };
+function filterShape(query: FilterQuery, patterns: readonly string[]): FilterShape {
+  return { archive: archiveModeOf(query), patterns: patterns.length, types: Boolean(query.types), start: Boolean(query.start), end: Boolean(query.end) };
 }
 
 /** What the list shows and the bulk category change touches: never a draft (no plate yet). */
@@ -133,18 +134,18 @@ export function listVersion(tx: Tx, organizationUuid: string) {
 /** One page of vehicles with the counts and the register's version, in one statement. */
 export async function listVehicules(tx: Tx, organizationUuid: string, query: ListQuery) {
   const patterns = patternsOf(query.search);
-  const shape: ListShape = { ...filterShape(query), sortBy: query.sortBy ?? 'immatriculation' };
+  const shape: ListShape = { ...filterShape(query, patterns), sortBy: query.sortBy ?? 'immatriculation' };
   const statement = prepared(tx, 'vehicules_list', shape, listStatement(tx));
   const result = await statement.execute({
     organization: organizationUuid,
     limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    offset: offsetOf(query.page, query.limit),
     types: query.types ?? null,
     start: query.start ?? null,
     end: query.end ?? null,
     ...searchValues(patterns),
   });
-  return pageResult(result, shape.archive, isFiltered(shape), (r) =>
+  return pageResult(result, shape.archive, (r) =>
     r.uuid === null || r.createdAt === null
       ? null
       : {
@@ -226,14 +227,15 @@ export async function purgeDrafts(tx: Tx, organizationUuid: string) {
 
 /** Moves every vehicle matching the filters to one category; counts the rows actually changed. */
 export async function setCategory(tx: Tx, organizationUuid: string, query: FilterQuery, type: VehiculeTypeCode) {
+  const patterns = patternsOf(query.search);
   const rows = await tx
     .update(vehicules)
     .set({ type, updatedAt: new Date() })
     .where(
       and(
-        filterCondition(filterShape(query), {
+        filterCondition(filterShape(query, patterns), {
           organization: organizationUuid,
-          patterns: patternsOf(query.search),
+          patterns,
           types: query.types,
           start: query.start,
           end: query.end,

@@ -109,10 +109,7 @@ export async function list(db: Database, ctx: AuthContext, query: z.output<typeo
     organizationUuid,
     query,
     options,
-    {
-      version: () => readTenant(db, organizationUuid, (tx) => repo.listVersion(tx, organizationUuid)),
-      read: () => readTenant(db, organizationUuid, (tx) => repo.listVehicules(tx, organizationUuid, query)),
-    },
+    { version: (tx) => repo.listVersion(tx, organizationUuid), read: (tx) => repo.listVehicules(tx, organizationUuid, query) },
     ({ rows, total, totalIsCapped, counts }) => ({ ...toPage(rows.map(toVehicule), total, query.page, query.limit, totalIsCapped), ...counts }),
   );
 }
