@@ -64,6 +64,10 @@ export const ListSinistersQuerySchema = PaginatedSearchQuerySchema.extend({
   damagedVehicule: QueryBooleanSchema,
   isThirdImplicated: QueryBooleanSchema,
   responsible: z.enum(['me', 'other'], { error: 'responsible : me ou other' }).optional(),
+  /** Claims of one vehicle (uuid): what a permanent deletion of that vehicle leaves without its link. */
+  vehicule: UuidSchema.optional(),
+  /** Claims of one driver (uuid). */
+  driver: UuidSchema.optional(),
   withArchived: QueryBooleanSchema,
   onlyArchived: QueryBooleanSchema,
   sortBy: sortBySchema(SINISTER_SORT_COLUMNS),
