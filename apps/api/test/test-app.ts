@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type DatabaseHandle, openPglite, openPostgres } from '../src/db/client.js';
-import { type Tx, withSystem } from '../src/db/scope.js';
+import { withSystem, type WriteTx } from '../src/db/scope.js';
 import { DEFAULT_TEST_PASSWORD } from '../src/seed/factories.js';
 
 export { DEFAULT_TEST_PASSWORD };
@@ -52,7 +52,7 @@ export type TestContext = {
   app: FastifyInstance;
   database: DatabaseHandle;
   /** Runs factories across organizations, as the seed does. */
-  seed<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  seed<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T>;
   login(email: string, password?: string): Promise<string>;
   /** app.inject with a bearer token. */
   as(token: string, options: InjectOptions): Promise<LightMyRequestResponse>;

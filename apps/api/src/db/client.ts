@@ -13,13 +13,14 @@ import pg from 'pg';
 import * as drivers from './schema/drivers.js';
 import * as environments from './schema/environments.js';
 import * as organizations from './schema/organizations.js';
+import { registerCounts } from './schema/registers.js';
 import * as reports from './schema/reports.js';
 import * as sinisters from './schema/sinisters.js';
 import * as users from './schema/users.js';
 import * as vehicules from './schema/vehicules.js';
 import { createScopedReadDatabase } from './scoped-reads.js';
 
-export const schema = { ...users, ...environments, ...organizations, ...reports, ...drivers, ...vehicules, ...sinisters };
+export const schema = { ...users, ...environments, ...organizations, ...reports, ...drivers, ...vehicules, ...sinisters, registerCounts };
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 

@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { drivers } from './drivers.js';
 import { organizations } from './organizations.js';
 import { vehicules } from './vehicules.js';
@@ -34,8 +34,16 @@ export const sinisters = pgTable(
     immatriculation: text(),
     /** Paid amounts and reserves, in cents: never a float. */
     totalCostCents: bigint({ mode: 'number' }).notNull().default(0),
+    /**
+     * The driver's name as the search reads it, kept by triggers (migration 0009): set from the
+     * driver when the claim is written, followed when the driver is renamed, cleared with the link.
+     */
+    driverName: text(),
     /** Folded text the search runs on (lower case, no accents), kept by PostgreSQL; see decision 004. */
-    searchText: text().generatedAlwaysAs((): SQL => sql`lower(f_unaccent(coalesce(${sinisters.sinisterIntermediateRef}, '') || ' ' || coalesce(${sinisters.immatriculation}, '') || ' ' || coalesce(${sinisters.city}, '')))`),
+    searchText: text().generatedAlwaysAs(
+      (): SQL =>
+        sql`lower(f_unaccent(coalesce(${sinisters.sinisterIntermediateRef}, '') || ' ' || coalesce(${sinisters.immatriculation}, '') || ' ' || coalesce(${sinisters.city}, '') || ' ' || coalesce(${sinisters.driverName}, '')))`,
+    ),
     /** Sort key of the city in French reading order, stored so a sort never recomputes it. */
     cityKey: text().generatedAlwaysAs((): SQL => sql`lower(f_unaccent(${sinisters.city}))`),
     archivedAt: timestamp({ withTimezone: true }),
@@ -55,20 +63,4 @@ export const sinisters = pgTable(
     index('sinisters_driver_idx').on(t.driverUuid),
     index('sinisters_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
-);
-
-/** Active and archived counts per organization, kept by triggers (no count(*) on every list). */
-export const registerCounts = pgTable(
-  'register_counts',
-  {
-    organizationUuid: uuid()
-      .notNull()
-      .references(() => organizations.uuid, { onDelete: 'cascade' }),
-    register: text({ enum: ['drivers', 'vehicules', 'sinisters'] }).notNull(),
-    active: bigint({ mode: 'number' }).notNull().default(0),
-    archived: bigint({ mode: 'number' }).notNull().default(0),
-    /** Moved by every write to the register, only ever up (migration 0008): a list read at one version is still true at it. */
-    version: bigint({ mode: 'number' }).notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.organizationUuid, t.register] })],
 );

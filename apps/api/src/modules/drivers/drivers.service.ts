@@ -1,16 +1,15 @@
 import type { CreateDriverBodySchema, Driver, ListDriversQuerySchema, UpdateDriverBodySchema } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import { type ReadOptions, readPage } from '../../db/list-kit.js';
 import { readTenant, withTenant } from '../../db/scope.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
-import { cachedPage, type PageOptions } from '../../lib/page-cache.js';
-import { toPage } from '../../lib/pagination.js';
 import * as repo from './drivers.repository.js';
 
 const NOT_FOUND = 'Conducteur introuvable';
 
-export function toDriver(row: Pick<repo.DriverRow, 'uuid' | 'firstName' | 'lastName' | 'email' | 'phone' | 'archivedAt' | 'createdAt'>): Driver {
+export function toDriver(row: repo.DriverRow): Driver {
   return {
     uuid: row.uuid,
     firstName: row.firstName,
@@ -24,17 +23,8 @@ export function toDriver(row: Pick<repo.DriverRow, 'uuid' | 'firstName' | 'lastN
   };
 }
 
-export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListDriversQuerySchema>, options: PageOptions = {}) {
-  const organizationUuid = requireOrganization(ctx);
-  return cachedPage(
-    db,
-    'drivers',
-    organizationUuid,
-    query,
-    options,
-    { version: (tx) => repo.listVersion(tx, organizationUuid), read: (tx) => repo.listDrivers(tx, organizationUuid, query) },
-    ({ rows, total, totalIsCapped, counts }) => ({ ...toPage(rows.map(toDriver), total, query.page, query.limit, totalIsCapped), ...counts }),
-  );
+export function list(db: Database, ctx: AuthContext, query: z.output<typeof ListDriversQuerySchema>, options?: ReadOptions) {
+  return readPage(db, requireOrganization(ctx), repo.driverList, query, toDriver, options);
 }
 
 export async function getOne(db: Database, ctx: AuthContext, uuid: string) {

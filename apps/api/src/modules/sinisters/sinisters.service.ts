@@ -9,11 +9,10 @@ import {
 } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { readTenant, type Tx, withTenant } from '../../db/scope.js';
+import { type ReadOptions, readPage } from '../../db/list-kit.js';
+import { type ReadTx, readTenant, withTenant } from '../../db/scope.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
-import { cachedPage, type PageOptions } from '../../lib/page-cache.js';
-import { toPage } from '../../lib/pagination.js';
 import * as repo from './sinisters.repository.js';
 
 const NOT_FOUND = 'Sinistre introuvable';
@@ -21,28 +20,31 @@ const NOT_FOUND = 'Sinistre introuvable';
 type CreateBody = z.output<typeof CreateSinisterBodySchema>;
 type UpdateBody = z.output<typeof UpdateSinisterBodySchema>;
 
-export function toSinister({ sinister, vehicule, driver, guarantee }: repo.SinisterView): Sinister {
+export function toSinister(row: repo.SinisterRow): Sinister {
   return {
-    uuid: sinister.uuid,
-    sinisterIntermediateRef: sinister.sinisterIntermediateRef,
-    sinisterDate: sinister.sinisterDate,
-    city: sinister.city,
-    ida: sinister.ida,
-    hasHumanInjury: sinister.hasHumanInjury,
-    damagedVehicule: sinister.damagedVehicule,
-    isThirdImplicated: sinister.isThirdImplicated,
-    isDeclared: sinister.isDeclared,
+    uuid: row.uuid,
+    sinisterIntermediateRef: row.sinisterIntermediateRef,
+    sinisterDate: row.sinisterDate,
+    city: row.city,
+    ida: row.ida,
+    hasHumanInjury: row.hasHumanInjury,
+    damagedVehicule: row.damagedVehicule,
+    isThirdImplicated: row.isThirdImplicated,
+    isDeclared: row.isDeclared,
     // The table's check constraint keeps the rate within RESPONSIBILITY_RATES.
-    responsibilityRate: sinister.responsibilityRate as Sinister['responsibilityRate'],
-    immatriculation: sinister.immatriculation,
-    vehicule,
-    driver,
-    totalCost: centsToEuros(sinister.totalCostCents),
-    guarantee,
+    responsibilityRate: row.responsibilityRate as Sinister['responsibilityRate'],
+    immatriculation: row.immatriculation,
+    vehicule: row.vehiculeUuid ? { uuid: row.vehiculeUuid, immatriculation: row.vehiculePlate, brand: row.vehiculeBrand, model: row.vehiculeModel } : null,
+    driver:
+      row.driverUuid && row.driverFirstName !== null && row.driverLastName !== null
+        ? { uuid: row.driverUuid, firstName: row.driverFirstName, lastName: row.driverLastName }
+        : null,
+    totalCost: centsToEuros(row.totalCostCents),
+    guarantee: row.guaranteeUuid && row.guaranteeLabel !== null ? { uuid: row.guaranteeUuid, label: row.guaranteeLabel } : null,
     documents: [],
-    isArchived: sinister.archivedAt !== null,
-    archivedAt: sinister.archivedAt?.toISOString() ?? null,
-    createdAt: sinister.createdAt.toISOString(),
+    isArchived: row.archivedAt !== null,
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
   };
 }
 
@@ -50,17 +52,8 @@ export async function listGuarantees(db: Database, ctx: AuthContext): Promise<Gu
   return readTenant(db, requireOrganization(ctx), (tx) => repo.listGuarantees(tx));
 }
 
-export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListSinistersQuerySchema>, options: PageOptions = {}) {
-  const organizationUuid = requireOrganization(ctx);
-  return cachedPage(
-    db,
-    'sinisters',
-    organizationUuid,
-    query,
-    options,
-    { version: (tx) => repo.listVersion(tx, organizationUuid), read: (tx) => repo.listSinisters(tx, organizationUuid, query) },
-    ({ rows, total, totalIsCapped }) => toPage(rows.map(toSinister), total, query.page, query.limit, totalIsCapped),
-  );
+export function list(db: Database, ctx: AuthContext, query: z.output<typeof ListSinistersQuerySchema>, options?: ReadOptions) {
+  return readPage(db, requireOrganization(ctx), repo.sinisterList, query, toSinister, options);
 }
 
 export async function getOne(db: Database, ctx: AuthContext, uuid: string) {
@@ -76,7 +69,7 @@ type LinkValues = Pick<repo.SinisterValues, 'vehiculeUuid' | 'immatriculation' |
  * claim keeps a copy of the vehicle's plate). A link the organization cannot see is a mistake in
  * the form, so it answers 400 on that field: a 404 would read as "the claim is missing".
  */
-async function resolveLinks(tx: Tx, body: Pick<UpdateBody, 'vehicule' | 'driver' | 'guarantee'>): Promise<Partial<LinkValues>> {
+async function resolveLinks(tx: ReadTx, body: Pick<UpdateBody, 'vehicule' | 'driver' | 'guarantee'>): Promise<Partial<LinkValues>> {
   const values: Partial<LinkValues> = {};
   const details: { path: string; message: string }[] = [];
   if (body.vehicule !== undefined) {
@@ -140,7 +133,7 @@ export async function update(db: Database, ctx: AuthContext, uuid: string, body:
 export async function archive(db: Database, ctx: AuthContext, uuid: string) {
   const row = await withTenant(db, requireOrganization(ctx), async (tx) => {
     const current = await repo.findSinister(tx, uuid);
-    if (!current || current.sinister.archivedAt) return current;
+    if (!current || current.archivedAt) return current;
     await repo.updateSinister(tx, uuid, { archivedAt: new Date() });
     return repo.findSinister(tx, uuid);
   });
