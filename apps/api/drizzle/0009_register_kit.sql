@@ -9,33 +9,24 @@ CREATE OR REPLACE FUNCTION register_counts_apply() RETURNS trigger LANGUAGE plpg
 DECLARE
   reg text := TG_ARGV[0];
   counted text := coalesce(TG_ARGV[1], 'true');
+  side record;
 BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+  -- Rows gone or changed count out (-1), rows new or changed count in (+1).
+  FOR side IN SELECT * FROM (VALUES ('old_rows', -1), ('new_rows', 1)) AS s(rows, sign)
+    WHERE (s.rows = 'old_rows' AND TG_OP IN ('UPDATE', 'DELETE')) OR (s.rows = 'new_rows' AND TG_OP IN ('UPDATE', 'INSERT'))
+  LOOP
     EXECUTE format($q$
       INSERT INTO register_counts AS c (organization_uuid, register, active, archived, version)
       SELECT organization_uuid, %L,
-             -count(*) FILTER (WHERE archived_at IS NULL AND %s),
-             -count(*) FILTER (WHERE archived_at IS NOT NULL AND %s),
+             %s * count(*) FILTER (WHERE archived_at IS NULL AND %s),
+             %s * count(*) FILTER (WHERE archived_at IS NOT NULL AND %s),
              (extract(epoch FROM clock_timestamp()) * 1000000)::bigint
-      FROM old_rows GROUP BY organization_uuid
+      FROM %I GROUP BY organization_uuid
       ON CONFLICT (organization_uuid, register)
       DO UPDATE SET active = c.active + excluded.active, archived = c.archived + excluded.archived,
                     version = greatest(c.version + 1, excluded.version)
-    $q$, reg, counted, counted);
-  END IF;
-  IF TG_OP IN ('UPDATE', 'INSERT') THEN
-    EXECUTE format($q$
-      INSERT INTO register_counts AS c (organization_uuid, register, active, archived, version)
-      SELECT organization_uuid, %L,
-             count(*) FILTER (WHERE archived_at IS NULL AND %s),
-             count(*) FILTER (WHERE archived_at IS NOT NULL AND %s),
-             (extract(epoch FROM clock_timestamp()) * 1000000)::bigint
-      FROM new_rows GROUP BY organization_uuid
-      ON CONFLICT (organization_uuid, register)
-      DO UPDATE SET active = c.active + excluded.active, archived = c.archived + excluded.archived,
-                    version = greatest(c.version + 1, excluded.version)
-    $q$, reg, counted, counted);
-  END IF;
+    $q$, reg, side.sign, counted, side.sign, counted, side.rows);
+  END LOOP;
   RETURN NULL;
 END $$;
 --> statement-breakpoint

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import {
   ArchiveCountsSchema,
-  DocumentRefSchema,
   IsoDateSchema,
   pageSchema,
   PaginatedSearchQuerySchema,
   QueryBooleanSchema,
   requiredText,
   sortBySchema,
+  registerRecordFields,
 } from './common.js';
 import { normalizePlate } from './plates.js';
 
@@ -50,10 +50,7 @@ export const VehiculeSchema = z.object({
   immatriculation: z.string().nullable(),
   /** Set when the plate is not a usual French one: accepted, but worth a second look. */
   immatriculationWarning: z.string().nullable(),
-  documents: z.array(DocumentRefSchema),
-  isArchived: z.boolean(),
-  archivedAt: z.iso.datetime({ offset: true }).nullable(),
-  createdAt: z.iso.datetime({ offset: true }),
+  ...registerRecordFields,
 });
 export type Vehicule = z.infer<typeof VehiculeSchema>;
 

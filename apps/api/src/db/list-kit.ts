@@ -98,8 +98,10 @@ type ValueOf<S, TName extends string> =
 /** A row of a list: its columns' values; a joined table's columns may be null (left join). */
 export type RowOf<C extends Record<string, ColumnSource>, TName extends string> = { [K in keyof C]: ValueOf<C[K], TName> };
 
-export type List<Q extends ListQuery, Row> = {
+export type List<Q extends ListQuery, Row, T extends PgTable = PgTable> = {
   readonly name: string;
+  /** The register's table (db/records.ts writes it). */
+  readonly table: T;
   readonly declaration: ListDeclaration<Q, Record<string, ColumnSource>>;
   /** Every register whose version the pages depend on, the list's own first. */
   readonly shows: readonly Register[];
@@ -119,11 +121,11 @@ export function declaredLists(): readonly List<ListQuery, unknown>[] {
 /** Declares a list: the repository's one description of what it reads (docs/adding-a-register.md). */
 export function defineList<Q extends ListQuery, const C extends Record<string, ColumnSource>, TTable extends PgTable>(
   declaration: ListDeclaration<Q, C> & { table: TTable },
-): List<Q, RowOf<C, TTable['_']['name']>> {
+): List<Q, RowOf<C, TTable['_']['name']>, TTable> {
   const shows = [declaration.register, ...(declaration.shows ?? []).filter((r) => r !== declaration.register)];
   const keyName = Object.keys(declaration.columns).find((name) => declaration.columns[name] === declaration.key);
   if (!keyName) throw new Error(`list ${declaration.register}: its key must be one of its columns`);
-  const list = { name: declaration.register, declaration: declaration as unknown as List<Q, unknown>['declaration'], shows, keyName };
+  const list = { name: declaration.register, table: declaration.table, declaration: declaration as unknown as List<Q, unknown>['declaration'], shows, keyName };
   declared.push(list as unknown as List<ListQuery, unknown>);
   return list;
 }
@@ -181,14 +183,6 @@ function condition(list: List<ListQuery, unknown>, archive: ArchiveMode, set: Ap
 export function matching<Q extends ListQuery>(list: List<Q, unknown>, organizationUuid: string, query: Omit<Q, 'page' | 'limit'>): SQL | undefined {
   const full = query as Q;
   return condition(list as List<ListQuery, unknown>, archiveModeOf(full), applied(list, full), 'parameters', organizationUuid);
-}
-
-/** One record of the list's table by its key, with the list's columns (archived rows and drafts included). */
-export async function findRecord<Q extends ListQuery, Row>(tx: ReadTx, list: List<Q, Row>, key: string): Promise<Row | null> {
-  const { declaration } = list;
-  const select = tx.select(declaration.columns as Record<string, PgColumn>).from(declaration.table).$dynamic();
-  const [row] = await (declaration.joins ? declaration.joins(select) : select).where(eq(declaration.key, key)).limit(1);
-  return (row as Row | undefined) ?? null;
 }
 
 /** One-row source for statements made of scalar subqueries. */

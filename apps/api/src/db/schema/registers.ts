@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { bigint, check, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { type SQL, sql } from 'drizzle-orm';
+import { bigint, check, index, type IndexBuilder, type IndexBuilderOn, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
 
 /**
@@ -10,6 +10,43 @@ import { organizations } from './organizations.js';
  */
 export const REGISTERS = ['drivers', 'vehicules', 'sinisters'] as const;
 export type Register = (typeof REGISTERS)[number];
+
+/** The columns a register's table starts with: its key and the organization its row belongs to. */
+export function registerKeyColumns() {
+  return {
+    uuid: uuid().primaryKey().defaultRandom(),
+    organizationUuid: uuid()
+      .notNull()
+      .references(() => organizations.uuid, { onDelete: 'cascade' }),
+  };
+}
+
+/** The columns a register's table ends with: archived (a soft delete, SPEC 4), created and updated. */
+export function registerTimeColumns() {
+  return {
+    archivedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  };
+}
+
+type IndexedColumn = Parameters<IndexBuilderOn['on']>[0];
+
+/**
+ * A register's indexes: for every offered sort key its (organization, key…, uuid) b-tree, named
+ * `<table>_org_<name>_idx` (FACTS.md: an unindexed sort is a scan of the table), and the trigram
+ * index of its folded search text.
+ */
+export function registerIndexes(
+  table: string,
+  t: { organizationUuid: IndexedColumn; uuid: IndexedColumn; searchText: IndexedColumn },
+  sortKeys: Record<string, IndexedColumn | IndexedColumn[]>,
+): IndexBuilder[] {
+  return [
+    ...Object.entries(sortKeys).map(([name, key]) => index(`${table}_org_${name}_idx`).on(t.organizationUuid, ...(Array.isArray(key) ? key : [key]), t.uuid)),
+    index(`${table}_search_trgm_idx`).using('gin', sql`${t.searchText as SQL} gin_trgm_ops`),
+  ];
+}
 
 /** Active and archived counts per organization, kept by triggers (no count(*) on every list). */
 export const registerCounts = pgTable(

@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { ListDriversQuerySchema } from '@flotte/contract';
-import { defineList, findRecord } from '../../db/list-kit.js';
-import type { ReadTx, WriteTx } from '../../db/scope.js';
+import { defineList } from '../../db/list-kit.js';
 import { drivers } from '../../db/schema/drivers.js';
 
 /** A phone typed the French way (06 12…) also matches its stored E.164 form (+336 12…). */
@@ -43,28 +41,3 @@ export const driverList = defineList({
 });
 
 export type DriverRow = NonNullable<typeof driverList.row>;
-
-export function findDriver(tx: ReadTx, uuid: string) {
-  return findRecord(tx, driverList, uuid);
-}
-
-export type DriverValues = Pick<typeof drivers.$inferInsert, 'firstName' | 'lastName' | 'email' | 'phone'>;
-
-export async function insertDriver(tx: WriteTx, organizationUuid: string, values: DriverValues) {
-  const [row] = await tx.insert(drivers).values({ ...values, organizationUuid }).returning({ uuid: drivers.uuid });
-  return (await findDriver(tx, row!.uuid))!;
-}
-
-export async function updateDriver(tx: WriteTx, uuid: string, values: Partial<DriverValues> & { archivedAt?: Date | null }) {
-  const rows = await tx
-    .update(drivers)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(drivers.uuid, uuid))
-    .returning({ uuid: drivers.uuid });
-  return rows.length > 0 ? findDriver(tx, uuid) : null;
-}
-
-export async function deleteDriver(tx: WriteTx, uuid: string) {
-  const rows = await tx.delete(drivers).where(eq(drivers.uuid, uuid)).returning({ uuid: drivers.uuid });
-  return rows.length > 0;
-}

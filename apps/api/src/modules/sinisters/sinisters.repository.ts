@@ -1,7 +1,7 @@
 import { asc, eq, gt, gte, lte, sql } from 'drizzle-orm';
 import { ListSinistersQuerySchema, normalizePlate } from '@flotte/contract';
-import { choice, defineList, findRecord, toggle, value } from '../../db/list-kit.js';
-import type { ReadTx, WriteTx } from '../../db/scope.js';
+import { choice, defineList, toggle, value } from '../../db/list-kit.js';
+import type { ReadTx } from '../../db/scope.js';
 import { drivers } from '../../db/schema/drivers.js';
 import { guarantees, sinisters } from '../../db/schema/sinisters.js';
 import { vehicules } from '../../db/schema/vehicules.js';
@@ -83,32 +83,8 @@ export const sinisterList = defineList({
 
 export type SinisterRow = NonNullable<typeof sinisterList.row>;
 
-export function findSinister(tx: ReadTx, uuid: string) {
-  return findRecord(tx, sinisterList, uuid);
-}
-
 // driverName is the triggers' (migration 0009): a claim never sets it itself.
 export type SinisterValues = Omit<typeof sinisters.$inferInsert, 'uuid' | 'organizationUuid' | 'driverName' | 'archivedAt' | 'createdAt' | 'updatedAt'>;
-
-export async function insertSinister(tx: WriteTx, organizationUuid: string, values: SinisterValues) {
-  const [row] = await tx.insert(sinisters).values({ ...values, organizationUuid }).returning({ uuid: sinisters.uuid });
-  return row!.uuid;
-}
-
-/** Returns whether the claim exists (for the caller's organization). */
-export async function updateSinister(tx: WriteTx, uuid: string, values: Partial<SinisterValues> & { archivedAt?: Date | null }) {
-  const rows = await tx
-    .update(sinisters)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(sinisters.uuid, uuid))
-    .returning({ uuid: sinisters.uuid });
-  return rows.length > 0;
-}
-
-export async function deleteSinister(tx: WriteTx, uuid: string) {
-  const rows = await tx.delete(sinisters).where(eq(sinisters.uuid, uuid)).returning({ uuid: sinisters.uuid });
-  return rows.length > 0;
-}
 
 /** Link targets: row-level security already limits vehicles and drivers to the organization. */
 export async function findVehiculeLink(tx: ReadTx, uuid: string) {

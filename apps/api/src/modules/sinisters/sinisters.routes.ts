@@ -1,11 +1,4 @@
-import {
-  CreateSinisterBodySchema,
-  GuaranteeListSchema,
-  ListSinistersQuerySchema,
-  SinisterPageSchema,
-  SinisterSchema,
-  UpdateSinisterBodySchema,
-} from '@flotte/contract';
+import { CreateSinisterBodySchema, GuaranteeListSchema, ListSinistersQuerySchema, SinisterPageSchema, SinisterSchema, UpdateSinisterBodySchema } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../lib/register-routes.js';
 import { errorResponses } from '../../lib/route-schemas.js';

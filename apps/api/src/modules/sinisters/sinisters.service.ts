@@ -3,16 +3,16 @@ import {
   type CreateSinisterBodySchema,
   eurosToCents,
   type Guarantee,
-  type ListSinistersQuerySchema,
   type Sinister,
   type UpdateSinisterBodySchema,
 } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { type ReadOptions, readPage } from '../../db/list-kit.js';
+import { findRecord, insertRecord, updateRecord } from '../../db/records.js';
 import { type ReadTx, readTenant, withTenant } from '../../db/scope.js';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../errors.js';
-import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
+import { BadRequestError, NotFoundError } from '../../errors.js';
+import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
+import { registerService } from '../../lib/register-service.js';
 import * as repo from './sinisters.repository.js';
 
 const NOT_FOUND = 'Sinistre introuvable';
@@ -52,15 +52,13 @@ export async function listGuarantees(db: Database, ctx: AuthContext): Promise<Gu
   return readTenant(db, requireOrganization(ctx), (tx) => repo.listGuarantees(tx));
 }
 
-export function list(db: Database, ctx: AuthContext, query: z.output<typeof ListSinistersQuerySchema>, options?: ReadOptions) {
-  return readPage(db, requireOrganization(ctx), repo.sinisterList, query, toSinister, options);
-}
-
-export async function getOne(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await readTenant(db, requireOrganization(ctx), (tx) => repo.findSinister(tx, uuid));
-  if (!row) throw new NotFoundError(NOT_FOUND);
-  return toSinister(row);
-}
+// A claim archived leaves the list until restored ('Annuler').
+export const { list, getOne, archive, restore, hardDelete } = registerService({
+  list: repo.sinisterList,
+  toItem: toSinister,
+  notFound: NOT_FOUND,
+  adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un sinistre',
+});
 
 type LinkValues = Pick<repo.SinisterValues, 'vehiculeUuid' | 'immatriculation' | 'driverUuid' | 'guaranteeUuid'>;
 
@@ -112,48 +110,17 @@ export async function create(db: Database, ctx: AuthContext, body: CreateBody) {
   const organizationUuid = requireOrganization(ctx);
   const row = await withTenant(db, organizationUuid, async (tx) => {
     const links = await resolveLinks(tx, body);
-    const uuid = await repo.insertSinister(tx, organizationUuid, { ...ownValues(body), ...links, sinisterDate: body.sinisterDate });
-    return repo.findSinister(tx, uuid);
+    return insertRecord(tx, repo.sinisterList, { ...ownValues(body), ...links, organizationUuid, sinisterDate: body.sinisterDate });
   });
-  return toSinister(row!);
+  return toSinister(row);
 }
 
 export async function update(db: Database, ctx: AuthContext, uuid: string, body: UpdateBody) {
   const row = await withTenant(db, requireOrganization(ctx), async (tx) => {
-    if (!(await repo.findSinister(tx, uuid))) return null;
-    const links = await resolveLinks(tx, body);
-    await repo.updateSinister(tx, uuid, { ...ownValues(body), ...links });
-    return repo.findSinister(tx, uuid);
+    // An unknown claim is not found before its links are looked at.
+    if (!(await findRecord(tx, repo.sinisterList, uuid))) return null;
+    return updateRecord(tx, repo.sinisterList, uuid, { ...ownValues(body), ...(await resolveLinks(tx, body)) });
   });
   if (!row) throw new NotFoundError(NOT_FOUND);
   return toSinister(row);
-}
-
-/** Soft delete: the claim leaves the list but can be restored ('Annuler'). */
-export async function archive(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await withTenant(db, requireOrganization(ctx), async (tx) => {
-    const current = await repo.findSinister(tx, uuid);
-    if (!current || current.archivedAt) return current;
-    await repo.updateSinister(tx, uuid, { archivedAt: new Date() });
-    return repo.findSinister(tx, uuid);
-  });
-  if (!row) throw new NotFoundError(NOT_FOUND);
-  return toSinister(row);
-}
-
-export async function restore(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await withTenant(db, requireOrganization(ctx), async (tx) =>
-    (await repo.updateSinister(tx, uuid, { archivedAt: null })) ? repo.findSinister(tx, uuid) : null,
-  );
-  if (!row) throw new NotFoundError(NOT_FOUND);
-  return toSinister(row);
-}
-
-/** Permanent deletion, for ADMIN and above. */
-export async function hardDelete(db: Database, ctx: AuthContext, uuid: string) {
-  await withTenant(db, requireOrganization(ctx), async (tx) => {
-    if (!(await repo.findSinister(tx, uuid))) throw new NotFoundError(NOT_FOUND);
-    if (!isAdmin(ctx)) throw new ForbiddenError('Seul un administrateur peut supprimer définitivement un sinistre');
-    await repo.deleteSinister(tx, uuid);
-  });
 }

@@ -1,7 +1,7 @@
 import { and, eq, gte, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { ListVehiculesQuerySchema, normalizePlate, type VehiculeTypeCode } from '@flotte/contract';
-import { defineList, findRecord, matching, value } from '../../db/list-kit.js';
+import { defineList, matching, value } from '../../db/list-kit.js';
 import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { vehicules } from '../../db/schema/vehicules.js';
 
@@ -52,11 +52,6 @@ export const vehiculeList = defineList({
 
 export type VehiculeRow = NonNullable<typeof vehiculeList.row>;
 
-/** A vehicle, draft or archived included. */
-export function findVehicule(tx: ReadTx, uuid: string) {
-  return findRecord(tx, vehiculeList, uuid);
-}
-
 /** The active vehicle of the organization holding this (normalised) plate, other than exceptUuid. */
 export async function findActiveByPlate(tx: ReadTx, organizationUuid: string, immatriculation: string, exceptUuid?: string) {
   const [row] = await tx
@@ -72,30 +67,6 @@ export async function findActiveByPlate(tx: ReadTx, organizationUuid: string, im
     )
     .limit(1);
   return row ?? null;
-}
-
-export type VehiculeValues = Pick<
-  typeof vehicules.$inferInsert,
-  'brand' | 'model' | 'type' | 'immatriculation' | 'circulationDate' | 'entryDate' | 'exitDate'
->;
-
-export async function insertVehicule(tx: WriteTx, organizationUuid: string, values: VehiculeValues) {
-  const [row] = await tx.insert(vehicules).values({ ...values, organizationUuid }).returning({ uuid: vehicules.uuid });
-  return (await findVehicule(tx, row!.uuid))!;
-}
-
-export async function updateVehicule(tx: WriteTx, uuid: string, values: Partial<VehiculeValues> & { archivedAt?: Date | null }) {
-  const rows = await tx
-    .update(vehicules)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(vehicules.uuid, uuid))
-    .returning({ uuid: vehicules.uuid });
-  return rows.length > 0 ? findVehicule(tx, uuid) : null;
-}
-
-export async function deleteVehicule(tx: WriteTx, uuid: string) {
-  const rows = await tx.delete(vehicules).where(eq(vehicules.uuid, uuid)).returning({ uuid: vehicules.uuid });
-  return rows.length > 0;
 }
 
 /** Drafts (create-empty) never completed within a day are abandoned forms. */

@@ -1,14 +1,4 @@
-import {
-  ArchiveVehiculeQuerySchema,
-  CategoryParamsSchema,
-  CreateVehiculeBodySchema,
-  ListVehiculesQuerySchema,
-  UpdateCategoryQuerySchema,
-  UpdateCategoryResponseSchema,
-  UpdateVehiculeBodySchema,
-  VehiculePageSchema,
-  VehiculeSchema,
-} from '@flotte/contract';
+import { ArchiveVehiculeQuerySchema, CategoryParamsSchema, CreateVehiculeBodySchema, ListVehiculesQuerySchema, UpdateCategoryQuerySchema, UpdateCategoryResponseSchema, UpdateVehiculeBodySchema, VehiculePageSchema, VehiculeSchema } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../lib/register-routes.js';
 import { errorResponses } from '../../lib/route-schemas.js';

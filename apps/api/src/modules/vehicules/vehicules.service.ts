@@ -2,7 +2,6 @@ import {
   type ArchiveVehiculeQuerySchema,
   checkPlate,
   type CreateVehiculeBodySchema,
-  type ListVehiculesQuerySchema,
   todayIso,
   type UpdateCategoryQuerySchema,
   type UpdateVehiculeBodySchema,
@@ -12,10 +11,11 @@ import {
 } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { type ReadOptions, readPage } from '../../db/list-kit.js';
-import { readTenant, withTenant } from '../../db/scope.js';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
-import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
+import { findRecord, insertRecord, updateRecord } from '../../db/records.js';
+import { withTenant } from '../../db/scope.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
+import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
+import { registerService } from '../../lib/register-service.js';
 import * as repo from './vehicules.repository.js';
 
 const NOT_FOUND = 'Véhicule introuvable';
@@ -82,15 +82,14 @@ async function guardPlate<T>(plate: () => string | null | undefined, work: Promi
   }
 }
 
-export function list(db: Database, ctx: AuthContext, query: z.output<typeof ListVehiculesQuerySchema>, options?: ReadOptions) {
-  return readPage(db, requireOrganization(ctx), repo.vehiculeList, query, toVehicule, options);
-}
-
-export async function getOne(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await readTenant(db, requireOrganization(ctx), (tx) => repo.findVehicule(tx, uuid));
-  if (!row) throw new NotFoundError(NOT_FOUND);
-  return toVehicule(row);
-}
+// The register's shared reads and permanent deletion; archive and restore have the vehicle's own rules below.
+const shared = registerService({
+  list: repo.vehiculeList,
+  toItem: toVehicule,
+  notFound: NOT_FOUND,
+  adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un véhicule',
+});
+export const { list, getOne, hardDelete } = shared;
 
 export async function create(db: Database, ctx: AuthContext, body: z.output<typeof CreateVehiculeBodySchema>) {
   const organizationUuid = requireOrganization(ctx);
@@ -100,7 +99,8 @@ export async function create(db: Database, ctx: AuthContext, body: z.output<type
     () => immatriculation,
     withTenant(db, organizationUuid, async (tx) => {
       if (await repo.findActiveByPlate(tx, organizationUuid, immatriculation)) throw duplicatePlate(immatriculation);
-      return repo.insertVehicule(tx, organizationUuid, {
+      return insertRecord(tx, repo.vehiculeList, {
+        organizationUuid,
         brand: body.brand,
         model: body.model,
         type: body.type,
@@ -119,7 +119,8 @@ export async function createEmpty(db: Database, ctx: AuthContext) {
   const organizationUuid = requireOrganization(ctx);
   const row = await withTenant(db, organizationUuid, async (tx) => {
     await repo.purgeDrafts(tx, organizationUuid);
-    return repo.insertVehicule(tx, organizationUuid, {
+    return insertRecord(tx, repo.vehiculeList, {
+      organizationUuid,
       brand: null,
       model: null,
       type: null,
@@ -138,7 +139,7 @@ export async function update(db: Database, ctx: AuthContext, uuid: string, body:
   const row = await guardPlate(
     () => immatriculation,
     withTenant(db, organizationUuid, async (tx) => {
-      const current = await repo.findVehicule(tx, uuid);
+      const current = await findRecord(tx, repo.vehiculeList, uuid);
       if (!current) throw new NotFoundError(NOT_FOUND);
       // The rules hold for the record as it will be stored, not only for the fields sent.
       const merged = { ...current, ...body };
@@ -148,7 +149,7 @@ export async function update(db: Database, ctx: AuthContext, uuid: string, body:
       if (immatriculation && current.archivedAt === null && (await repo.findActiveByPlate(tx, organizationUuid, immatriculation, uuid))) {
         throw duplicatePlate(immatriculation);
       }
-      return repo.updateVehicule(tx, uuid, body);
+      return updateRecord(tx, repo.vehiculeList, uuid, body);
     }),
   );
   if (!row) throw new NotFoundError(NOT_FOUND);
@@ -161,14 +162,14 @@ export async function update(db: Database, ctx: AuthContext, uuid: string, body:
  */
 export async function archive(db: Database, ctx: AuthContext, uuid: string, query: z.output<typeof ArchiveVehiculeQuerySchema>) {
   const row = await withTenant(db, requireOrganization(ctx), async (tx) => {
-    const current = await repo.findVehicule(tx, uuid);
+    const current = await findRecord(tx, repo.vehiculeList, uuid);
     if (!current) return null;
     if (current.archivedAt) return current;
     const exitDate = query.exitDate ?? current.exitDate ?? todayIso();
     // Only the exit date is decided here; older inconsistencies are the edit form's business.
     const issues = vehiculeDateIssues({ ...current, exitDate }).filter((i) => i.path === 'exitDate');
     if (issues.length > 0) throw invalid(issues);
-    return repo.updateVehicule(tx, uuid, { exitDate, archivedAt: new Date() });
+    return updateRecord(tx, repo.vehiculeList, uuid, { exitDate, archivedAt: new Date() });
   });
   if (!row) throw new NotFoundError(NOT_FOUND);
   return toVehicule(row);
@@ -184,26 +185,16 @@ export async function restore(db: Database, ctx: AuthContext, uuid: string) {
   const row = await guardPlate(
     () => plate,
     withTenant(db, organizationUuid, async (tx) => {
-      const current = await repo.findVehicule(tx, uuid);
+      const current = await findRecord(tx, repo.vehiculeList, uuid);
       if (!current) return null;
       if (!current.archivedAt) return current;
       plate = current.immatriculation;
       if (plate && (await repo.findActiveByPlate(tx, organizationUuid, plate, uuid))) throw duplicatePlate(plate);
-      return repo.updateVehicule(tx, uuid, { archivedAt: null, exitDate: null });
+      return updateRecord(tx, repo.vehiculeList, uuid, { archivedAt: null, exitDate: null });
     }),
   );
   if (!row) throw new NotFoundError(NOT_FOUND);
   return toVehicule(row);
-}
-
-/** Permanent deletion, for ADMIN and above. */
-export async function hardDelete(db: Database, ctx: AuthContext, uuid: string) {
-  const organizationUuid = requireOrganization(ctx);
-  await withTenant(db, organizationUuid, async (tx) => {
-    if (!(await repo.findVehicule(tx, uuid))) throw new NotFoundError(NOT_FOUND);
-    if (!isAdmin(ctx)) throw new ForbiddenError('Seul un administrateur peut supprimer définitivement un véhicule');
-    await repo.deleteVehicule(tx, uuid);
-  });
 }
 
 /** Bulk category change over the list's filters (drafts excluded); answers how many changed. */
