@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { APP_ROLE, type Database, scopedReadsOf, SYSTEM_ROLE } from './client.js';
+import { APP_ROLE, type Database, fairShareOf, scopedReadsOf, SYSTEM_ROLE } from './client.js';
 import { type ReadScope, tryOneStatementRead } from './scoped-reads.js';
 
 /**
@@ -18,16 +18,26 @@ function tenantScope(organizationUuid: string): SQL {
   return sql`SELECT set_config('role', ${APP_ROLE}, true), set_config('app.org_id', ${organizationUuid}, true)`;
 }
 const systemScope = sql`SELECT set_config('role', ${SYSTEM_ROLE}, true)`;
+/** The fair share's key of work across organizations (db/fair-share.ts). */
+const SYSTEM_KEY = 'system';
+
+/** Runs a database operation in its organization's turn for a connection (decision 011). */
+function inTurn<T>(db: Database, key: string, fn: () => Promise<T>): Promise<T> {
+  const share = fairShareOf(db);
+  return share ? share.run(key, fn) : fn();
+}
 
 /**
  * Runs fn in a transaction scoped to one organization: row-level security then hides every
  * other organization's rows, even from a query that forgets its WHERE.
  */
 export function withTenant<T>(db: Database, organizationUuid: string, fn: (tx: WriteTx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(tenantScope(organizationUuid));
-    return fn(tx);
-  });
+  return inTurn(db, organizationUuid, () =>
+    db.transaction(async (tx) => {
+      await tx.execute(tenantScope(organizationUuid));
+      return fn(tx);
+    }),
+  );
 }
 
 /**
@@ -35,10 +45,12 @@ export function withTenant<T>(db: Database, organizationUuid: string, fn: (tx: W
  * that check access themselves use it; feature data (drivers, vehicles, claims…) never does.
  */
 export function withSystem<T>(db: Database, fn: (tx: WriteTx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(systemScope);
-    return fn(tx);
-  });
+  return inTurn(db, SYSTEM_KEY, () =>
+    db.transaction(async (tx) => {
+      await tx.execute(systemScope);
+      return fn(tx);
+    }),
+  );
 }
 
 /** A REPEATABLE READ, READ ONLY transaction: every statement of fn sees the same snapshot. */
@@ -59,13 +71,13 @@ function snapshot<T>(db: Database, scope: SQL, fn: (tx: ReadTx) => Promise<T>): 
  * again inside a REPEATABLE READ READ ONLY transaction (decision 010), so fn may run twice: it
  * must only read.
  */
-export async function readTenant<T>(db: Database, organizationUuid: string, fn: (tx: ReadTx) => Promise<T>): Promise<T> {
-  return read(db, { role: APP_ROLE, organizationUuid }, tenantScope(organizationUuid), fn);
+export function readTenant<T>(db: Database, organizationUuid: string, fn: (tx: ReadTx) => Promise<T>): Promise<T> {
+  return inTurn(db, organizationUuid, () => read(db, { role: APP_ROLE, organizationUuid }, tenantScope(organizationUuid), fn));
 }
 
 /** Read-only work across organizations, as readTenant. */
 export function readSystem<T>(db: Database, fn: (tx: ReadTx) => Promise<T>): Promise<T> {
-  return read(db, { role: SYSTEM_ROLE }, systemScope, fn);
+  return inTurn(db, SYSTEM_KEY, () => read(db, { role: SYSTEM_ROLE }, systemScope, fn));
 }
 
 async function read<T>(db: Database, scope: ReadScope, scopeSql: SQL, fn: (tx: ReadTx) => Promise<T>): Promise<T> {
