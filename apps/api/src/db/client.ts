@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -62,7 +63,7 @@ export type DatabaseHandle = {
 
 type Logger = { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
 
-const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
+const PGLITE_EXTENSIONS = { pg_trgm, unaccent, btree_gin };
 
 /** PostgreSQL server: migrate on a dedicated connection, then a pool whose sessions run as flotte_app. */
 export async function openPostgres(

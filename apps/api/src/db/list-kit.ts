@@ -1,5 +1,5 @@
 import { COUNT_CAP } from '@flotte/contract';
-import { and, eq, getTableName, inArray, is, isNotNull, isNull, type Placeholder, SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableName, inArray, is, isNotNull, isNull, Placeholder, SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Database } from './client.js';
@@ -157,7 +157,14 @@ function applied<Q extends ListQuery>(list: List<Q, unknown>, query: Q): Applied
 }
 
 /** The list's condition; values are placeholders (a prepared statement) or parameters (a bulk write). */
-function condition(list: List<ListQuery, unknown>, archive: ArchiveMode, set: Applied, values: 'placeholders' | 'parameters', organization: string): SQL | undefined {
+function condition(
+  list: List<ListQuery, unknown>,
+  archive: ArchiveMode,
+  set: Applied,
+  values: 'placeholders' | 'parameters',
+  organization: string,
+  plan: SearchPlan = 'trigram',
+): SQL | undefined {
   const { declaration } = list;
   // A parameter wrapped whole: an array (the categories) is one array parameter, not a list.
   const bind = (name: string, value: unknown): SQL | Placeholder => (values === 'placeholders' ? sql.placeholder(name) : sql`${sql.param(value)}`);
@@ -171,7 +178,11 @@ function condition(list: List<ListQuery, unknown>, archive: ArchiveMode, set: Ap
     eq(declaration.organization, bind('organization', organization)),
     declaration.where,
     archiveCondition(declaration.archive, archive),
-    declaration.search && patterns.length > 0 ? searchTextMatches(declaration.search.column, patterns) : undefined,
+    // Scanning, the search text is tested as an expression no index holds: the planner then reads
+    // the organization's rows (in the page's order) instead of a trigram index.
+    declaration.search && patterns.length > 0
+      ? searchTextMatches(plan === 'scan' ? sql`(${declaration.search.column} || '')` : declaration.search.column, patterns)
+      : undefined,
     ...filters,
   );
 }
@@ -197,13 +208,53 @@ function versionOf(organization: SQL, shown: readonly Register[]): SQL<string> {
 }
 
 /**
- * ORDER BY of a page. With a search, the first key is wrapped so that PostgreSQL cannot walk the
- * sort index filtering row by row (a rare term far down that order means scanning most of the
- * register): it fetches the matches through the trigram index and sorts them instead.
+ * How a search reads its matches (decision 012), chosen per request from what the server knows:
+ * - `trigram`: through the (organization, search_text) trigram index, then sorted — a large
+ *   register and a term of three characters or more (the index has something to look up);
+ * - `scan`: through the organization's rows in the requested order, each tested — a small
+ *   register (its rows cost less than any index's), or a term too short to have a trigram, where
+ *   the matches are many and the first ones in order come soon.
+ * Either way the cost follows the organization's rows, never the platform's.
  */
-function orderBy(keys: SortKey[], descending: boolean, searching: boolean): SQL[] {
+export type SearchPlan = 'trigram' | 'scan';
+
+/** Registers of up to this many rows (active and archived) are searched by reading them. */
+export const SMALL_REGISTER = 5_000;
+
+/** The characters of a LIKE pattern between its wildcards: what a trigram index can look up. */
+function literalLength(pattern: string): number {
+  return pattern.replace(/^%|%$/g, '').replace(/\\(.)/g, '$1').length;
+}
+
+export function searchPlan(patterns: readonly string[], registerRows: number | undefined): SearchPlan {
+  if (registerRows !== undefined && registerRows <= SMALL_REGISTER) return 'scan';
+  return patterns.some((pattern) => literalLength(pattern) < 3) ? 'scan' : 'trigram';
+}
+
+/** Registers' sizes by organization, from the counts every page brings back (bounded; a guess is only a plan). */
+const registerRows = new Map<string, number>();
+const MAX_KNOWN_SIZES = 20_000;
+
+function knownSize(register: Register, organizationUuid: string): number | undefined {
+  return registerRows.get(`${register}\u0000${organizationUuid}`);
+}
+
+function learnSize(register: Register, organizationUuid: string, rows: number) {
+  const key = `${register}\u0000${organizationUuid}`;
+  if (registerRows.get(key) === rows) return;
+  registerRows.delete(key);
+  registerRows.set(key, rows);
+  if (registerRows.size > MAX_KNOWN_SIZES) registerRows.delete(registerRows.keys().next().value!);
+}
+
+/**
+ * ORDER BY of the matches. For a trigram search the first key is wrapped so that PostgreSQL does
+ * not walk the sort index testing row by row (a rare term far down that order means reading most
+ * of the register): it fetches the matches through the index and sorts them instead.
+ */
+function orderBy(keys: SortKey[], descending: boolean, wrapFirst: boolean): SQL[] {
   return keys.map((key, i) => {
-    const expression = searching && i === 0 ? sql`coalesce(${key}, ${key})` : sql`${key}`;
+    const expression = wrapFirst && i === 0 ? sql`coalesce(${key}, ${key})` : sql`${key}`;
     return descending ? sql`${expression} desc` : sql`${expression} asc`;
   });
 }
@@ -211,18 +262,21 @@ function orderBy(keys: SortKey[], descending: boolean, searching: boolean): SQL[
 type Shape = Record<string, string | number | boolean>;
 
 /**
- * The statement of one shape (archive mode, search spellings, filters set, sort), its values as
- * placeholders: the version, the maintained counts, the filtered total (counted up to
- * COUNT_CAP + 1, only for a filtered list) and the page's columns, one result row per row of the
- * page in its order — a single row of nulls but the state when the page is empty.
+ * The statement of one shape (archive mode, search spellings and plan, filters set, sort), its
+ * values as placeholders: the version, the maintained counts, the filtered total and the page's
+ * columns, one result row per row of the page in its order — a single row of nulls but the
+ * state when the page is empty. A filtered list reads its matches once, in the page's order and
+ * up to COUNT_CAP + 1 rows (or to the page's end, if further): their number is the total (capped),
+ * the page is a slice of them. An unfiltered list's total is the maintained counts'.
  */
-function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: ArchiveMode, set: Applied, sortBy: string) {
+function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: ArchiveMode, set: Applied, sortBy: string, plan: SearchPlan) {
   const { declaration } = list;
   const organization = sql`${sql.placeholder('organization')}::uuid`;
-  const where = condition(list, archive, set, 'placeholders', '');
+  const where = condition(list, archive, set, 'placeholders', '', plan);
   const descending = sortBy.startsWith('-');
   const sortColumn = (declaration.sort.keys as Record<string, SortKey | SortKey[]>)[descending ? sortBy.slice(1) : sortBy]!;
   const keys = [...(Array.isArray(sortColumn) ? sortColumn : [sortColumn]), declaration.key];
+  const filtered = set.patterns.length > 0 || set.filters.length > 0;
 
   // Every column under its own alias: a claim's uuid and its vehicle's uuid cannot collide.
   const names = Object.keys(declaration.columns);
@@ -231,16 +285,47 @@ function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: Arch
     const source = declaration.columns[name]!;
     selected[name] = is(source, SQL.Aliased) ? source.sql.as(`list_c${i}`) : sql`${source}`.mapWith(source).as(`list_c${i}`);
   });
-  keys.forEach((key, i) => {
-    selected[`list_sort${i}`] = sql`${key}`.as(`list_sort${i}`);
-  });
-  const base = tx.select(selected).from(declaration.table).$dynamic();
-  const page = (declaration.joins ? declaration.joins(base) : base)
-    .where(where)
-    .orderBy(...orderBy(keys, descending, set.patterns.length > 0))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .as('list_page');
+  const withJoins = <S extends PgSelect>(select: S) => (declaration.joins ? declaration.joins(select) : select);
+
+  const sortKeysOf = (source: (i: number) => SQL | SQL.Aliased | PgColumn) => keys.map((_, i) => (descending ? sql`${source(i)} desc` : sql`${source(i)} asc`));
+  let page;
+  let matched;
+  let matches;
+  if (filtered) {
+    const sortSelection: Record<string, SQL.Aliased> = { list_key: sql`${declaration.key}`.as('list_key') };
+    keys.forEach((key, i) => (sortSelection[`list_sort${i}`] = sql`${key}`.as(`list_sort${i}`)));
+    matches = tx.$with('list_matches').as(
+      tx
+        .select(sortSelection)
+        .from(declaration.table)
+        .where(where)
+        .orderBy(...orderBy(keys, descending, plan === 'trigram' && set.patterns.length > 0))
+        .limit(sql.placeholder('cap')),
+    );
+    const m = matches as unknown as Record<string, SQL.Aliased>;
+    // The page's keys first, then their rows and joins: ten lookups, not one per match.
+    const pageKeys = tx
+      .select(Object.fromEntries(Object.keys(sortSelection).map((name) => [name, m[name]!])))
+      .from(matches)
+      .orderBy(...sortKeysOf((i) => m[`list_sort${i}`]!))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .as('list_page_keys');
+    const k = pageKeys as unknown as Record<string, SQL.Aliased>;
+    keys.forEach((_, i) => (selected[`list_sort${i}`] = sql`${k[`list_sort${i}`]}`.as(`list_sort${i}`)));
+    page = withJoins(tx.select(selected).from(pageKeys).innerJoin(declaration.table, sql`${declaration.key} = ${k.list_key}`).$dynamic()).as('list_page');
+    matched = sql<number | null>`(select count(*) from ${matches})`.mapWith(Number);
+  } else {
+    keys.forEach((key, i) => (selected[`list_sort${i}`] = sql`${key}`.as(`list_sort${i}`)));
+    page = withJoins(tx.select(selected).from(declaration.table).$dynamic())
+      .where(where)
+      .orderBy(...orderBy(keys, descending, false))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .as('list_page');
+    // An unfiltered list's total comes from the maintained counts.
+    matched = sql<number | null>`null::bigint`.mapWith(Number);
+  }
 
   const count = (column: PgColumn) =>
     sql<number>`coalesce((select ${column} from ${registerCounts} where ${registerCounts.organizationUuid} = ${organization} and ${registerCounts.register} = ${declaration.register}), 0)`.mapWith(Number);
@@ -249,33 +334,19 @@ function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: Arch
       version: sql<string>`(${versionOf(organization, list.shows)})`.as('list_version'),
       active: count(registerCounts.active).as('list_active'),
       archived: count(registerCounts.archived).as('list_archived'),
+      matched: matched.as('list_matched'),
     })
     .from(oneRow)
     .as('list_state');
-  // The rows matching a filter, counted up to COUNT_CAP + 1 (an exact count of a million claims
-  // costs seconds); NULL for an unfiltered list, whose total the maintained counts give.
-  const filtered = set.patterns.length > 0 || set.filters.length > 0;
-  const matched = filtered
-    ? tx
-        .select({ matched: sql<number | null>`count(*)`.mapWith(Number).as('list_matched') })
-        .from(
-          (() => {
-            const counted = tx.select({ matching: sql`1`.as('list_matching_row') }).from(declaration.table).$dynamic();
-            return (declaration.joins ? declaration.joins(counted) : counted).where(where).limit(COUNT_CAP + 1).as('list_matching');
-          })(),
-        )
-        .as('list_count')
-    : tx.select({ matched: sql<number | null>`null::bigint`.mapWith(Number).as('list_matched') }).from(oneRow).as('list_count');
 
   const pageFields = page as unknown as Record<string, SQL.Aliased>;
   const fields: Record<string, SQL.Aliased> = {};
   for (const name of names) fields[name] = pageFields[name]!;
-  return tx
-    .select({ listVersion: state.version, listActive: state.active, listArchived: state.archived, listMatched: matched.matched, ...fields })
+  return (matches ? tx.with(matches) : tx)
+    .select({ listVersion: state.version, listActive: state.active, listArchived: state.archived, listMatched: state.matched, ...fields })
     .from(state)
-    .leftJoinLateral(matched, sql`true`)
     .leftJoinLateral(page, sql`true`)
-    .orderBy(...keys.map((_, i) => (descending ? sql`${pageFields[`list_sort${i}`]} desc` : sql`${pageFields[`list_sort${i}`]} asc`)));
+    .orderBy(...sortKeysOf((i) => pageFields[`list_sort${i}`]!));
 }
 
 /** The page of a list as the registers are now, with the version it was read at. */
@@ -289,17 +360,26 @@ export type PageResult<Row> = {
 
 type StateRow = { listVersion: string | null; listActive: number | null; listArchived: number | null; listMatched: number | null };
 
-async function readPageResult<Q extends ListQuery, Row>(tx: ReadTx, list: List<Q, Row>, organizationUuid: string, query: Q): Promise<PageResult<Row>> {
-  const generic = list as unknown as List<ListQuery, unknown>;
+/** A list query as its statement's shape (what its SQL depends on) and values (its placeholders). */
+function prepare<Q extends ListQuery>(list: List<Q, unknown>, organizationUuid: string, query: Q) {
   const archive = archiveModeOf(query);
   const set = applied(list, query);
   const sortBy = query.sortBy ?? list.declaration.sort.default;
-  const shape: Shape = { archive, patterns: set.patterns.length, sortBy };
+  const plan = set.patterns.length > 0 ? searchPlan(set.patterns, knownSize(list.declaration.register, organizationUuid)) : 'trigram';
+  const shape: Shape = { archive, patterns: set.patterns.length, sortBy, plan };
   for (const { name, filter, value } of set.filters) shape[`filter_${name}`] = filter.kind === 'choice' ? (value as string) : true;
-  const statement = prepared(tx, `${list.name}_list`, shape, () => pageStatement(tx, generic, archive, set, sortBy));
-  const values: Record<string, unknown> = { organization: organizationUuid, limit: query.limit, offset: offsetOf(query.page, query.limit) };
+  const offset = offsetOf(query.page, query.limit);
+  // The matches read: enough to count up to the cap, and to reach the page's end.
+  const values: Record<string, unknown> = { organization: organizationUuid, limit: query.limit, offset, cap: Math.max(COUNT_CAP + 1, offset + query.limit) };
   for (const { name, filter, value } of set.filters) if (filter.kind === 'value') values[name] = value;
   set.patterns.forEach((pattern, i) => (values[`search${i}`] = pattern));
+  const build = (tx: ReadTx) => pageStatement(tx, list as unknown as List<ListQuery, unknown>, archive, set, sortBy, plan);
+  return { archive, shape, values, build };
+}
+
+async function readPageResult<Q extends ListQuery, Row>(tx: ReadTx, list: List<Q, Row>, organizationUuid: string, query: Q): Promise<PageResult<Row>> {
+  const { archive, shape, values, build } = prepare(list, organizationUuid, query);
+  const statement = prepared(tx, `${list.name}_list`, shape, () => build(tx));
   const result = (await statement.execute(values)) as (StateRow & Record<string, unknown>)[];
 
   // The state is a one-row table the rest is left-joined to: there is always a first row.
@@ -313,6 +393,7 @@ async function readPageResult<Q extends ListQuery, Row>(tx: ReadTx, list: List<Q
   });
   const active = first.listActive ?? 0;
   const archived = first.listArchived ?? 0;
+  learnSize(list.declaration.register, organizationUuid, active + archived);
   const counts = { nbInActivity: active, nbOfArchived: archived };
   const version = first.listVersion ?? '';
   const matched = first.listMatched;
@@ -373,7 +454,14 @@ export function tablesRead(list: List<ListQuery, unknown>, tx: ReadTx): string[]
       value: filter.kind === 'choice' ? Object.keys(filter.cases).find((c) => filter.cases[c]) : 'x',
     })),
   };
-  const statement = pageStatement(tx, list, 'active', set, list.declaration.sort.default);
+  const statement = pageStatement(tx, list, 'active', set, list.declaration.sort.default, 'trigram');
   const text = statement.toSQL().sql;
   return [...new Set([...text.matchAll(/(?:from|join)\s+"([a-z_]+)"/gi)].map((m) => m[1]!))].filter((name) => name !== getTableName(registerCounts));
+}
+
+/** The SQL and values of a list's statement for a query (for EXPLAIN in tools and docs). */
+export function explainStatement<Q extends ListQuery>(tx: ReadTx, list: List<Q, unknown>, organizationUuid: string, query: Q) {
+  const { values, build } = prepare(list, organizationUuid, query);
+  const { sql: text, params } = build(tx).toSQL();
+  return { text, params: params.map((p) => (p instanceof Placeholder ? values[p.name] : p)) };
 }

@@ -52,10 +52,13 @@ function holdTurns(t: TestContext, organization: string, count: number) {
       await released;
     }),
   );
-  return { release: async () => (release(), await Promise.all(holding)), started: () => started.length };
+  return { release: async () => (release(), await Promise.all(holding)), started: () => started.length, count };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** Until every holder has its turn (new pooled connections take a moment on a busy machine). */
+async function allStarted(holders: { started: () => number; count: number }[]) {
+  for (let i = 0; i < 500 && holders.some((holder) => holder.started() < holder.count); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 
 describe('a database that has no turn free in time', () => {
   let ctx: Awaited<ReturnType<typeof organizationApp>>;
@@ -71,7 +74,7 @@ describe('a database that has no turn free in time', () => {
     const started = Date.now();
     const response = await (async () => {
       try {
-        await settle();
+        await allStarted(holders);
         return await t.as(tokens.small, { method: 'GET', url: '/api/driver' });
       } finally {
         for (const holder of holders) await holder.release();
@@ -105,7 +108,7 @@ describe.runIf(onPostgres)('fair shares of the pool on PostgreSQL', () => {
     // Half the pool (2 of 4) is the giant's share: it holds it all, and never lets go during the test.
     const giant = holdTurns(t, orgs['Géant']!, 2);
     try {
-      await settle();
+      await allStarted([giant]);
       expect(giant.started()).toBe(2);
       // Served (had it waited for the giant, it would have been answered 503).
       const response = await t.as(tokens.small, { method: 'GET', url: '/api/driver' });

@@ -35,7 +35,7 @@ type IndexedColumn = Parameters<IndexBuilderOn['on']>[0];
 /**
  * A register's indexes: for every offered sort key its (organization, key…, uuid) b-tree, named
  * `<table>_org_<name>_idx` (FACTS.md: an unindexed sort is a scan of the table), and the trigram
- * index of its folded search text.
+ * index of its folded search text, per organization.
  */
 export function registerIndexes(
   table: string,
@@ -44,7 +44,8 @@ export function registerIndexes(
 ): IndexBuilder[] {
   return [
     ...Object.entries(sortKeys).map(([name, key]) => index(`${table}_org_${name}_idx`).on(t.organizationUuid, ...(Array.isArray(key) ? key : [key]), t.uuid)),
-    index(`${table}_search_trgm_idx`).using('gin', sql`${t.searchText as SQL} gin_trgm_ops`),
+    // Trigrams per organization (btree_gin): a search follows its organization's rows, not the platform's (decision 012).
+    index(`${table}_org_search_trgm_idx`).using('gin', t.organizationUuid, sql`${t.searchText as SQL} gin_trgm_ops`),
   ];
 }
 
