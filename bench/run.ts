@@ -1,23 +1,32 @@
 /**
- * npm run bench: seeds one organization with 100 000 vehicles, 100 000 drivers and 1 000 000
- * claims (kept between runs in the database `flotte_bench`), then measures with autocannon
- * (50 connections, 10 s each, after a warm-up of each endpoint) the authenticated list endpoints,
- * each between two measures of the bare ceiling route, printing req/s, p50, p99 and the ratio to
- * the mean of those two ceilings.
- * Targets: ≥ 50 % of the ceiling, p99 < 50 ms.
+ * npm run bench: measures the list endpoints with autocannon against the real server, in four
+ * scenarios (BENCH_SCENARIOS=single,many,fair,embedded, all by default; see docs/performance.md):
  *
- * Each list is measured twice: as users meet it (the same list read again while nothing was
- * written: the server checks the register's version and serves its copy, decision 007), and
- * with `Cache-Control: no-cache`, which makes the server compute every page afresh.
+ * - single: one organization with 100 000 vehicles, 100 000 drivers and 1 000 000 claims (kept
+ *   between runs in the database `flotte_bench`); each list endpoint (50 connections, 10 s after
+ *   a warm-up) between two measures of the bare ceiling route, read again and computed afresh
+ *   (`Cache-Control: no-cache`). Targets: ≥ 50 % of the ceiling, p99 < 50 ms.
+ * - many: 300 typical organizations beside it (kept too); a mix of what their people do in the
+ *   registers, 50 connections, against a per-organization ceiling; then one request at a time,
+ *   by kind of request. Target: p90 < 15 ms one at a time.
+ * - fair: the giant searching (50 connections, computed afresh) while the typical mix runs with
+ *   20. Targets: the typical mix's p99 < 100 ms, no error; the giant answered or 503, never 500.
+ * - embedded: 30 typical organizations in a PGlite data folder, the real server on it, the mix
+ *   with 10 connections. Target: p99 < 100 ms, no error.
+ *
+ * Then the server's memory (RSS, target < 300 MB). Tables print as they come and go to bench/results/.
  */
-import { fork } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { openPostgres } from '../apps/api/src/db/client.js';
+import { openPglite, openPostgres } from '../apps/api/src/db/client.js';
 import { withSystem } from '../apps/api/src/db/scope.js';
+import { hashPassword } from '../apps/api/src/lib/passwords.js';
 import { createOrganization, createUser, linkUser } from '../apps/api/src/seed/factories.js';
+import { KIND_IDS, KINDS, type LoadResult, logIn, MIX_TIMEOUT, MixStats, percentile, runGiant, runMix, runUrl } from './mix.js';
+import { countTypical, removeCreatedDrivers, removeTypical, seedTypical, type Sql, type Tenant, loadTenants, typicalOrganizations } from './typical.js';
 
 const here = import.meta.dirname;
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -26,6 +35,42 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const PASSWORD = 'Bench-motdepasse-1';
+const GIANT_EMAIL = 'bench@flotte.fr';
+
+const ALL_SCENARIOS = ['single', 'many', 'fair', 'embedded'] as const;
+type Scenario = (typeof ALL_SCENARIOS)[number];
+const SCENARIOS = new Set(
+  (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+for (const s of SCENARIOS) {
+  if (!(ALL_SCENARIOS as readonly string[]).includes(s)) {
+    console.error(`BENCH_SCENARIOS : scénario inconnu « ${s} » (permis : ${ALL_SCENARIOS.join(', ')}).`);
+    process.exit(1);
+  }
+}
+const runs = (s: Scenario) => SCENARIOS.has(s);
+
+// The many-organizations scenarios. BENCH_DURATION alone shortens them too (development runs).
+const MIX_DURATION = Number(process.env.BENCH_MIX_DURATION ?? process.env.BENCH_DURATION ?? 30);
+const TYPICAL_ORGS = Number(process.env.BENCH_TYPICAL_ORGS ?? 300);
+const MIX_CONNECTIONS = Number(process.env.BENCH_MIX_CONNECTIONS ?? 50);
+const SEQUENTIAL_SAMPLES = Number(process.env.BENCH_SEQUENTIAL_SAMPLES ?? 200);
+const SEQUENTIAL_MAX = Number(process.env.BENCH_SEQUENTIAL_MAX ?? 150);
+const FAIR_GIANT_CONNECTIONS = Number(process.env.BENCH_FAIR_GIANT_CONNECTIONS ?? 50);
+const FAIR_TYPICAL_CONNECTIONS = Number(process.env.BENCH_FAIR_TYPICAL_CONNECTIONS ?? 20);
+const FAIR_BASELINE = Number(process.env.BENCH_FAIR_BASELINE ?? Math.min(15, MIX_DURATION));
+const EMBEDDED_ORGS = Number(process.env.BENCH_EMBEDDED_ORGS ?? 30);
+const EMBEDDED_CONNECTIONS = Number(process.env.BENCH_EMBEDDED_CONNECTIONS ?? 10);
+const PGLITE_DIR = path.resolve(process.env.BENCH_PGLITE_DIR ?? path.join(here, '.pglite-data'));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const seconds = (since: number) => {
+  const s = Math.round((Date.now() - since) / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+};
 
 function withDatabase(url: string, database: string) {
   const u = new URL(url);
@@ -33,61 +78,157 @@ function withDatabase(url: string, database: string) {
   return u.toString();
 }
 
-async function prepareDatabase(): Promise<string> {
+/** BEGIN … COMMIT on a pg client, for seedTypical. */
+const pgTransaction = (client: pg.Client) => async (work: (tx: Sql) => Promise<void>) => {
+  await client.query('BEGIN');
+  try {
+    await work(client);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
+};
+
+async function prepareDatabase(withTypical: boolean): Promise<string> {
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   const url = withDatabase(baseUrl, DB_NAME);
   const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB_NAME])).rowCount === 1;
+  let reused = false;
   if (exists && process.env.BENCH_RESEED !== 'true') {
     const probe = new pg.Client({ connectionString: url });
     await probe.connect();
-    // Complete only if the last step (the claims) went through; a half-seeded base is recreated.
+    // Complete only if the last step (the giant's claims) went through; a half-seeded base is
+    // recreated. Only the giant's claims count: the typical organizations have theirs.
     const seeded = await probe
-      .query<{ n: string }>('SELECT count(*) AS n FROM sinisters')
+      .query<{ n: string }>(
+        `SELECT count(*) AS n FROM sinisters WHERE organization_uuid =
+           (SELECT ou.organization_uuid FROM organization_users ou JOIN users u ON u.uuid = ou.user_uuid WHERE u.email = $1)`,
+        [GIANT_EMAIL],
+      )
       .then((r) => Number(r.rows[0]?.n) === 1_000_000)
       .catch(() => false);
     await probe.end();
     if (seeded) {
-      await admin.end();
       console.log(`Base ${DB_NAME} déjà remplie : réutilisée (BENCH_RESEED=true pour la recréer).`);
-      // Brings it to the current migrations, then fresh statistics (a migration may rewrite tables).
+      // Brings it to the current migrations (statistics are refreshed below: a migration may rewrite tables).
       await (await openPostgres(url, { max: 1 })).close();
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query('VACUUM ANALYZE');
-      await client.end();
-      return url;
+      reused = true;
     }
   }
-  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  if (!reused) {
+    await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  }
   await admin.end();
 
-  const handle = await openPostgres(url, { max: 1 });
-  const organizationUuid = await withSystem(handle.db, async (tx) => {
-    const organization = await createOrganization(tx, { title: 'Transports Géants' });
-    const user = await createUser(tx, { email: 'bench@flotte.fr', password: PASSWORD, roles: ['ADMIN'] });
-    await linkUser(tx, organization.uuid, user.uuid);
-    return organization.uuid;
-  });
-  await handle.close();
-
   const seed = new pg.Client({ connectionString: url });
-  await seed.connect();
-  const statements = readFileSync(path.join(here, 'seed.sql'), 'utf8')
-    .split(/;\s*\n\s*\n/)
-    .map((s) => s.replace(/^--.*$/gm, '').trim())
-    .filter(Boolean);
-  for (const statement of statements) {
-    const started = Date.now();
-    const result = await seed.query(statement, [organizationUuid]);
-    console.log(`  ${result.rowCount} lignes insérées en ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (!reused) {
+    const handle = await openPostgres(url, { max: 1 });
+    const organizationUuid = await withSystem(handle.db, async (tx) => {
+      const organization = await createOrganization(tx, { title: 'Transports Géants' });
+      const user = await createUser(tx, { email: GIANT_EMAIL, password: PASSWORD, roles: ['ADMIN'] });
+      await linkUser(tx, organization.uuid, user.uuid);
+      return organization.uuid;
+    });
+    await handle.close();
+
+    await seed.connect();
+    const statements = readFileSync(path.join(here, 'seed.sql'), 'utf8')
+      .split(/;\s*\n\s*\n/)
+      .map((s) => s.replace(/^--.*$/gm, '').trim())
+      .filter(Boolean);
+    for (const statement of statements) {
+      const started = Date.now();
+      const result = await seed.query(statement, [organizationUuid]);
+      console.log(`  ${result.rowCount} lignes insérées en ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+  } else {
+    await seed.connect();
   }
+
+  if (withTypical) {
+    // The typical organizations: seeded once, beside the giant, in one transaction (all or none).
+    const found = await countTypical(seed);
+    if (found === TYPICAL_ORGS && process.env.BENCH_RESEED_TYPICAL !== 'true') {
+      console.log(`${found} organisations typiques déjà présentes : réutilisées (BENCH_RESEED_TYPICAL=true pour les recréer).`);
+    } else {
+      if (found > 0) {
+        console.log(`  ${found} organisations typiques présentes (${TYPICAL_ORGS} attendues) : supprimées puis recréées…`);
+        await removeTypical(seed);
+      }
+      await seedTypical(pgTransaction(seed), typicalOrganizations(TYPICAL_ORGS), await hashPassword(PASSWORD));
+    }
+  }
+  // Drivers the previous runs' mixes created.
+  await removeCreatedDrivers(seed);
   console.log('  VACUUM ANALYZE…');
   await seed.query('VACUUM ANALYZE');
   await seed.end();
   return url;
 }
+
+type Server = { origin: string; memory(): Promise<NodeJS.MemoryUsage>; stop(): Promise<void> };
+
+/** bench/server.ts in a child process: PostgreSQL when DATABASE_URL is given, PGlite in DATA_DIR otherwise. */
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const child: ChildProcess = fork(path.join(here, 'server.ts'), [], {
+    execArgv: ['--import', 'tsx', '--conditions=source'],
+    env: { ...inherited, PORT: String(port), APP_SECRET: 'bench-secret-0123456789-0123456789-xx', LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...env },
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`serveur arrêté (${code})`)));
+  });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    memory: () =>
+      new Promise<NodeJS.MemoryUsage>((resolve) => {
+        const listener = (message: { memory?: NodeJS.MemoryUsage }) => {
+          if (!message.memory) return;
+          child.off('message', listener);
+          resolve(message.memory);
+        };
+        child.on('message', listener);
+        child.send('memory');
+      }),
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} Mo`;
+const memoryLine = (label: string, memory: NodeJS.MemoryUsage) =>
+  `${label} : ${megabytes(memory.rss)} (RSS${memory.rss < 300 * 1024 * 1024 ? ', objectif < 300 Mo atteint' : ', objectif < 300 Mo dépassé'}), tas ${megabytes(memory.heapUsed)} utilisés sur ${megabytes(memory.heapTotal)}.`;
+
+/** What the results file gets: each scenario's section, in the order they ran. */
+const report: string[] = [];
+function section(title: string, lines: string[]) {
+  console.log(`\n## ${title}\n`);
+  console.log(lines.join('\n'));
+  report.push(`## ${title}\n\n${lines.join('\n')}\n`);
+}
+
+/** The scenario's duration, after its section (console and results file). */
+function scenarioTime(since: number) {
+  const line = `Durée du scénario : ${seconds(since)}.`;
+  console.log(line);
+  report.push(`${line}\n`);
+}
+async function timed(scenario: () => Promise<void>) {
+  const since = Date.now();
+  await scenario();
+  scenarioTime(since);
+}
+
+// ————————————————————————————— single: one giant organization (unchanged method) —————————————————————————————
 
 type Result = { name: string; path: string; requests: number; p50: number; p99: number; errors: number; non2xx: number; ceiling?: number };
 
@@ -102,7 +243,7 @@ async function measure(name: string, url: string, headers: Record<string, string
   if (warmup > 0) {
     await run(url, warmup, headers);
     // Requests still running when the warm-up stops finish before the measure starts.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await sleep(1000);
   }
   const result = await run(url, duration, headers);
   return {
@@ -116,95 +257,331 @@ async function measure(name: string, url: string, headers: Record<string, string
   };
 }
 
-async function main() {
-  console.log('Préparation de la base de mesure (100 000 véhicules, 100 000 conducteurs, 1 000 000 sinistres)…');
-  const databaseUrl = await prepareDatabase();
-  const port = 3900 + Math.floor(Math.random() * 90);
-  const server = fork(path.join(here, 'server.ts'), [], {
-    execArgv: ['--import', 'tsx', '--conditions=source'],
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), APP_SECRET: 'bench-secret-0123456789-0123456789-xx', LOG_LEVEL: 'silent', SEED_DEMO: 'false' },
+async function singleOrganization(origin: string) {
+  const login = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: GIANT_EMAIL, password: PASSWORD }),
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('message', () => resolve());
-    server.once('exit', (code) => reject(new Error(`serveur arrêté (${code})`)));
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  try {
-    const login = await fetch(`${origin}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'bench@flotte.fr', password: PASSWORD }),
-    });
-    const token = ((await login.json()) as { tokens: { access_token: string } }).tokens.access_token;
-    const endpoints: [string, string][] = [
-      ['Conducteurs, page 1', '/api/driver'],
-      ['Conducteurs, recherche + tri', '/api/driver?search=conducteur4242&sortBy=-lastName'],
-      ['Conducteurs, recherche large + tri', '/api/driver?search=martin&sortBy=firstName'],
-      ['Véhicules, page 1', '/api/vehicule'],
-      ['Véhicules, recherche plaque + tri', '/api/vehicule?search=AB-1&sortBy=-entryDate'],
-      ['Véhicules, catégories + période', '/api/vehicule?types=PL,VUL&start=2024-01-01&end=2024-12-31&sortBy=brand'],
-      ['Sinistres, année + tri', '/api/sinister?startDate=2026-01-01&endDate=2026-11-22&sortBy=-sinisterDate'],
-      ['Sinistres, recherche + filtres', '/api/sinister?search=B0042&showDeclared=true&responsible=me'],
-    ];
-    const auth = { authorization: `Bearer ${token}` };
-    const ceilingUrl = `${origin}/bench/ceiling`;
-    // This machine's speed drifts by ±30 % within minutes: each list is compared with the ceiling
-    // measured just before and just after it, in the same run.
-    const ceilings: Result[] = [await measure('Plafond : Fastify + pg, SELECT … LIMIT 10', ceilingUrl, {}, CEILING_DURATION)];
-    const side = async (name: string, url: string, headers: Record<string, string>) => {
-      const result = await measure(name, origin + url, headers);
-      // A slow list leaves requests running after its measure: let them end first.
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      const after = await measure('Plafond', ceilingUrl, {}, CEILING_DURATION, 0);
-      result.ceiling = (ceilings[ceilings.length - 1]!.requests + after.requests) / 2;
-      ceilings.push(after);
-      return result;
-    };
-    const repeated: Result[] = [];
-    for (const [name, url] of endpoints) repeated.push(await side(name, url, auth));
-    const fresh: Result[] = [];
-    for (const [name, url] of endpoints) fresh.push(await side(`${name} (sans cache)`, url, { ...auth, 'cache-control': 'no-cache' }));
+  const token = ((await login.json()) as { tokens: { access_token: string } }).tokens.access_token;
+  const endpoints: [string, string][] = [
+    ['Conducteurs, page 1', '/api/driver'],
+    ['Conducteurs, recherche + tri', '/api/driver?search=conducteur4242&sortBy=-lastName'],
+    ['Conducteurs, recherche large + tri', '/api/driver?search=martin&sortBy=firstName'],
+    ['Véhicules, page 1', '/api/vehicule'],
+    ['Véhicules, recherche plaque + tri', '/api/vehicule?search=AB-1&sortBy=-entryDate'],
+    ['Véhicules, catégories + période', '/api/vehicule?types=PL,VUL&start=2024-01-01&end=2024-12-31&sortBy=brand'],
+    ['Sinistres, année + tri', '/api/sinister?startDate=2026-01-01&endDate=2026-11-22&sortBy=-sinisterDate'],
+    ['Sinistres, recherche + filtres', '/api/sinister?search=B0042&showDeclared=true&responsible=me'],
+  ];
+  const auth = { authorization: `Bearer ${token}` };
+  const ceilingUrl = `${origin}/bench/ceiling`;
+  // This machine's speed drifts by ±30 % within minutes: each list is compared with the ceiling
+  // measured just before and just after it, in the same run.
+  const ceilings: Result[] = [await measure('Plafond : Fastify + pg, SELECT … LIMIT 10', ceilingUrl, {}, CEILING_DURATION)];
+  const side = async (name: string, url: string, headers: Record<string, string>) => {
+    const result = await measure(name, origin + url, headers);
+    // A slow list leaves requests running after its measure: let them end first.
+    await sleep(2000);
+    const after = await measure('Plafond', ceilingUrl, {}, CEILING_DURATION, 0);
+    result.ceiling = (ceilings[ceilings.length - 1]!.requests + after.requests) / 2;
+    ceilings.push(after);
+    return result;
+  };
+  const repeated: Result[] = [];
+  for (const [name, url] of endpoints) repeated.push(await side(name, url, auth));
+  const fresh: Result[] = [];
+  for (const [name, url] of endpoints) fresh.push(await side(`${name} (sans cache)`, url, { ...auth, 'cache-control': 'no-cache' }));
 
-    const ceilingRates = ceilings.map((c) => c.requests);
-    const ratio = (r: Result) => Math.round((100 * r.requests) / r.ceiling!);
-    const row = (r: Result) =>
-      `| ${r.name} | \`${r.path}\` | ${Math.round(r.requests)} | ${r.p50} | ${r.p99} | ${Math.round(r.ceiling!)} | ${ratio(r)} % | ${r.errors + r.non2xx} |`;
-    const lines = [
-      `| Mesure | Requête | req/s | p50 (ms) | p99 (ms) | plafond voisin (req/s) | % du plafond | erreurs |`,
-      `|---|---|---:|---:|---:|---:|---:|---:|`,
-      ...repeated.map(row),
-      `| **Chaque page calculée à nouveau** (\`Cache-Control: no-cache\`) | | | | | | | |`,
-      ...fresh.map(row),
-    ];
-    const ceilingLine = `Plafond (\`/bench/ceiling\`, Fastify + pg, SELECT … LIMIT 10), mesuré ${ceilings.length} fois : de ${Math.round(Math.min(...ceilingRates))} à ${Math.round(Math.max(...ceilingRates))} req/s, p99 de ${Math.min(...ceilings.map((c) => c.p99))} à ${Math.max(...ceilings.map((c) => c.p99))} ms.`;
-    console.log(`\n${CONNECTIONS} connexions, ${DURATION} s par mesure après ${WARMUP} s d'échauffement, Node ${process.version}\n`);
-    console.log(lines.join('\n'));
-    console.log(`\n${ceilingLine}`);
-    const verdict = (label: string, results: Result[]) => {
-      const failing = results.filter((r) => ratio(r) < 50 || r.p99 >= 50 || r.errors + r.non2xx > 0);
-      console.log(
-        failing.length === 0
-          ? `${label} : objectifs atteints (≥ 50 % du plafond, p99 < 50 ms).`
-          : `${label} : sous l'objectif pour ${failing.map((r) => r.name).join(', ')}.`,
-      );
-    };
-    const memory = await new Promise<NodeJS.MemoryUsage>((resolve) => {
-      server.on('message', (message: { memory?: NodeJS.MemoryUsage }) => message.memory && resolve(message.memory));
-      server.send('memory');
-    });
-    const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} Mo`;
-    console.log(`\nMémoire du serveur après les mesures : ${megabytes(memory.rss)} (RSS), tas ${megabytes(memory.heapUsed)} utilisés sur ${megabytes(memory.heapTotal)}.`);
-    console.log('');
-    verdict('Listes relues (copie validée par la version du registre)', repeated);
-    verdict('Listes calculées à chaque requête (sans cache)', fresh);
-    mkdirSync(path.join(here, 'results'), { recursive: true });
-    writeFileSync(
-      path.join(here, 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}.md`),
-      `${lines.join('\n')}\n\n${ceilingLine}\n\nMémoire du serveur après les mesures : ${megabytes(memory.rss)} (RSS), tas ${megabytes(memory.heapUsed)}.\n`,
+  const ceilingRates = ceilings.map((c) => c.requests);
+  const ratio = (r: Result) => Math.round((100 * r.requests) / r.ceiling!);
+  const row = (r: Result) =>
+    `| ${r.name} | \`${r.path}\` | ${Math.round(r.requests)} | ${r.p50} | ${r.p99} | ${Math.round(r.ceiling!)} | ${ratio(r)} % | ${r.errors + r.non2xx} |`;
+  const verdict = (label: string, results: Result[]) => {
+    const failing = results.filter((r) => ratio(r) < 50 || r.p99 >= 50 || r.errors + r.non2xx > 0);
+    return failing.length === 0
+      ? `${label} : objectifs atteints (≥ 50 % du plafond, p99 < 50 ms).`
+      : `${label} : sous l'objectif pour ${failing.map((r) => r.name).join(', ')}.`;
+  };
+  section('Une organisation géante (100 000 véhicules, 100 000 conducteurs, 1 000 000 sinistres)', [
+    `${CONNECTIONS} connexions, ${DURATION} s par mesure après ${WARMUP} s d'échauffement, Node ${process.version}`,
+    '',
+    `| Mesure | Requête | req/s | p50 (ms) | p99 (ms) | plafond voisin (req/s) | % du plafond | erreurs |`,
+    `|---|---|---:|---:|---:|---:|---:|---:|`,
+    ...repeated.map(row),
+    `| **Chaque page calculée à nouveau** (\`Cache-Control: no-cache\`) | | | | | | | |`,
+    ...fresh.map(row),
+    '',
+    `Plafond (\`/bench/ceiling\`, Fastify + pg, SELECT … LIMIT 10), mesuré ${ceilings.length} fois : de ${Math.round(Math.min(...ceilingRates))} à ${Math.round(Math.max(...ceilingRates))} req/s, p99 de ${Math.min(...ceilings.map((c) => c.p99))} à ${Math.max(...ceilings.map((c) => c.p99))} ms.`,
+    '',
+    verdict('Listes relues (copie validée par la version du registre)', repeated),
+    verdict('Listes calculées à chaque requête (sans cache)', fresh),
+  ]);
+}
+
+// ————————————————————————————— many, fair, embedded: typical organizations —————————————————————————————
+
+const ms = (value: number) => (Number.isNaN(value) ? '—' : value < 10 ? value.toFixed(1) : String(Math.round(value)));
+const errorsOf = (r: LoadResult) => r.errors + r.timeouts;
+
+/** Per kind of request: share, p50, p90, p99, answers other than 2xx. */
+function kindRows(stats: MixStats, withShare: boolean, target?: number) {
+  const rows: string[] = [];
+  for (const kind of KIND_IDS) {
+    const entry = stats.byKind.get(kind);
+    if (!entry) continue;
+    const sorted = [...entry.latencies].sort((a, b) => a - b);
+    const non2xx = [...entry.statuses].filter(([status]) => status < 200 || status >= 300).reduce((s, [, n]) => s + n, 0);
+    const p90 = percentile(sorted, 90);
+    const mark = target !== undefined && p90 >= target ? ' ⚠' : '';
+    rows.push(
+      `| ${KINDS[kind]} | ${withShare ? `${((100 * sorted.length) / stats.total).toFixed(1)} %` : sorted.length} | ${ms(percentile(sorted, 50))} | ${ms(p90)}${mark} | ${ms(percentile(sorted, 99))} | ${non2xx} |`,
     );
-  } finally {
-    server.kill('SIGTERM');
   }
+  return rows;
+}
+
+function repeatLine(stats: MixStats) {
+  const pct = (n: number) => `${((100 * n) / Math.max(1, stats.total)).toFixed(1)} %`;
+  return `${stats.total} réponses mesurées ; URL identique à la précédente de la même personne (dans la même organisation) : ${pct(stats.sameAsPrevious)} ; déjà demandée dans la même organisation pendant la mesure : ${pct(stats.seenInOrganization)}.`;
+}
+
+async function signIn(origin: string, tenants: Tenant[]) {
+  const started = Date.now();
+  const tokens = await logIn(
+    origin,
+    tenants.map((t) => t.email),
+    PASSWORD,
+  );
+  tenants.forEach((t, i) => (t.token = tokens[i]!));
+  console.log(`${tenants.length} utilisateurs connectés en ${seconds(started)}.`);
+}
+
+async function manyOrganizations(origin: string, tenants: Tenant[], guarantees: string[]) {
+  const ceilingUrl = `${origin}/bench/ceiling-tenant`;
+  console.log(`\nPlusieurs organisations : plafond par organisation, puis le mélange (${MIX_CONNECTIONS} connexions, ${MIX_DURATION} s)…`);
+  await runUrl(ceilingUrl, MIX_CONNECTIONS, WARMUP);
+  await sleep(1000);
+  const before = await runUrl(ceilingUrl, MIX_CONNECTIONS, CEILING_DURATION);
+  await runMix({ origin, tenants, guarantees, connections: MIX_CONNECTIONS, duration: WARMUP });
+  await sleep(1000);
+  const stats = new MixStats();
+  const mix = await runMix({ origin, tenants, guarantees, connections: MIX_CONNECTIONS, duration: MIX_DURATION, stats });
+  await sleep(2000);
+  const after = await runUrl(ceilingUrl, MIX_CONNECTIONS, CEILING_DURATION);
+  const ceiling = (before.requests + after.requests) / 2;
+
+  console.log(`Une requête à la fois (${SEQUENTIAL_SAMPLES} par type de requête, au plus ${SEQUENTIAL_MAX} s)…`);
+  const sequential = new MixStats();
+  await runMix({
+    origin,
+    tenants,
+    guarantees,
+    connections: 1,
+    duration: SEQUENTIAL_MAX,
+    stats: sequential,
+    wants: (kind) => sequential.count(kind) < SEQUENTIAL_SAMPLES,
+    done: () => KIND_IDS.every((kind) => sequential.count(kind) >= SEQUENTIAL_SAMPLES),
+  });
+  const allSorted = [...sequential.byKind.values()].flatMap((e) => e.latencies).sort((a, b) => a - b);
+  const slowKinds = KIND_IDS.filter((kind) => {
+    const sorted = [...(sequential.byKind.get(kind)?.latencies ?? [])].sort((a, b) => a - b);
+    return sorted.length > 0 && percentile(sorted, 90) >= 15;
+  });
+  const mixOk = errorsOf(mix) + mix.non2xx === 0;
+
+  section(`Plusieurs organisations (${tenants.length} organisations typiques à côté de la géante, PostgreSQL)`, [
+    `Mélange : chaque connexion est une personne d'une organisation tirée au hasard qui passe d'une vue des registres à la suivante, puis une autre ; ${MIX_DURATION} s après ${WARMUP} s d'échauffement.`,
+    '',
+    `| Mesure | connexions | req/s | p50 (ms) | p90 (ms) | p99 (ms) | plafond par organisation (req/s) | % du plafond | erreurs | non-2xx |`,
+    `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
+    `| Mélange des organisations typiques | ${MIX_CONNECTIONS} | ${Math.round(mix.requests)} | ${mix.p50} | ${mix.p90} | ${mix.p99} | ${Math.round(ceiling)} | ${Math.round((100 * mix.requests) / ceiling)} % | ${errorsOf(mix)} | ${mix.non2xx} |`,
+    '',
+    `Plafond par organisation (\`/bench/ceiling-tenant\` : SELECT … WHERE organization_uuid = $1 LIMIT 10, une organisation typique au hasard, pg nu, ${MIX_CONNECTIONS} connexions) : ${Math.round(before.requests)} req/s avant (p99 ${before.p99} ms), ${Math.round(after.requests)} req/s après (p99 ${after.p99} ms).`,
+    repeatLine(stats),
+    '',
+    `Le mélange, par type de requête (${MIX_CONNECTIONS} connexions) :`,
+    '',
+    `| Type de requête | part | p50 (ms) | p90 (ms) | p99 (ms) | non-2xx |`,
+    `|---|---:|---:|---:|---:|---:|`,
+    ...kindRows(stats, true),
+    '',
+    `**Une requête à la fois** (1 connexion, séquentiel, organisations typiques ; objectif p90 < 15 ms) :`,
+    '',
+    `| Type de requête | requêtes | p50 (ms) | p90 (ms) | p99 (ms) | non-2xx |`,
+    `|---|---:|---:|---:|---:|---:|`,
+    ...kindRows(sequential, false, 15),
+    `| **Toutes** | ${allSorted.length} | ${ms(percentile(allSorted, 50))} | ${ms(percentile(allSorted, 90))} | ${ms(percentile(allSorted, 99))} | |`,
+    '',
+    mixOk ? 'Mélange : aucune erreur.' : `Mélange : ${errorsOf(mix)} erreurs, ${mix.non2xx} réponses non-2xx.`,
+    slowKinds.length === 0
+      ? 'Une requête à la fois : objectif atteint (p90 < 15 ms pour chaque type).'
+      : `Une requête à la fois : p90 ≥ 15 ms pour ${slowKinds.map((k) => KINDS[k]).join(', ')}.`,
+  ]);
+}
+
+function statusCells(r: LoadResult) {
+  const by = (test: (code: number) => boolean) =>
+    Object.entries(r.statuses)
+      .filter(([code]) => test(Number(code)))
+      .reduce((s, [, n]) => s + n, 0);
+  const ok = by((c) => c >= 200 && c < 300);
+  const unavailable = by((c) => c === 503);
+  const internal = by((c) => c === 500);
+  const other = by((c) => (c < 200 || c >= 300) && c !== 503 && c !== 500);
+  return { ok, unavailable, internal, other, cells: `${ok} | ${unavailable} | ${internal} | ${other} | ${errorsOf(r)}` };
+}
+
+async function fairness(origin: string, tenants: Tenant[], guarantees: string[]) {
+  const [giantToken] = await logIn(origin, [GIANT_EMAIL], PASSWORD);
+  const giant = { origin, token: giantToken!, connections: FAIR_GIANT_CONNECTIONS, timeout: 30 };
+  const typical = { origin, tenants, guarantees, connections: FAIR_TYPICAL_CONNECTIONS };
+  console.log(`\nÉquité : le mélange typique seul (${FAIR_BASELINE} s), puis avec les recherches de la géante (${MIX_DURATION} s)…`);
+  await runMix({ ...typical, duration: WARMUP });
+  await sleep(1000);
+  const alone = await runMix({ ...typical, duration: FAIR_BASELINE });
+  // Warm-up of both sides together, then the measure.
+  await Promise.all([runMix({ ...typical, duration: WARMUP }), runGiant({ ...giant, duration: WARMUP })]);
+  const [shared, searches] = await Promise.all([runMix({ ...typical, duration: MIX_DURATION }), runGiant({ ...giant, duration: MIX_DURATION })]);
+  // The giant's last searches may still run in PostgreSQL.
+  await sleep(3000);
+  const row = (name: string, connections: number, r: LoadResult) =>
+    `| ${name} | ${connections} | ${Math.round(r.requests)} | ${r.p50} | ${r.p90} | ${r.p99} | ${statusCells(r).cells} |`;
+  const typicalOk = shared.p99 < 100 && errorsOf(shared) + shared.non2xx === 0;
+  const giantStatus = statusCells(searches);
+  section(`Équité : la géante cherche pendant que les organisations typiques travaillent`, [
+    `Géante : recherches calculées à chaque requête (\`Cache-Control: no-cache\`) — martin, conducteur4242, B0042, noms tapés (2 à 6 lettres), débuts de plaques avec et sans tirets. Sans réponse : après ${MIX_TIMEOUT} s pour le mélange, 30 s pour la géante.`,
+    '',
+    `| Côté | connexions | req/s | p50 (ms) | p90 (ms) | p99 (ms) | 2xx | 503 | 500 | autres | sans réponse, erreurs |`,
+    `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
+    row(`Mélange typique seul (${FAIR_BASELINE} s)`, FAIR_TYPICAL_CONNECTIONS, alone),
+    row(`Mélange typique pendant les recherches de la géante (${MIX_DURATION} s)`, FAIR_TYPICAL_CONNECTIONS, shared),
+    row(`Géante : recherches sans cache (${MIX_DURATION} s)`, FAIR_GIANT_CONNECTIONS, searches),
+    '',
+    typicalOk
+      ? 'Organisations typiques : objectif atteint (p99 < 100 ms, aucune erreur).'
+      : `Organisations typiques : sous l'objectif (p99 ${shared.p99} ms, ${errorsOf(shared)} erreurs, ${shared.non2xx} non-2xx ; objectif p99 < 100 ms, aucune erreur).`,
+    giantStatus.internal === 0 && giantStatus.other === 0 && errorsOf(searches) === 0
+      ? `Géante : objectif atteint (réponses ou 503, jamais 500) — ${giantStatus.ok} réponses, ${giantStatus.unavailable} × 503.`
+      : `Géante : sous l'objectif — ${giantStatus.internal} × 500, ${giantStatus.other} autres statuts, ${errorsOf(searches)} sans réponse (objectif : réponses ou 503, jamais 500).`,
+  ]);
+}
+
+async function guaranteesOf(db: Sql) {
+  return ((await db.query('SELECT uuid FROM guarantees ORDER BY position')).rows as { uuid: string }[]).map((r) => r.uuid);
+}
+
+/** The PGlite data folder with EMBEDDED_ORGS typical organizations: kept when complete, made afresh otherwise. */
+async function preparePglite(): Promise<{ tenants: Tenant[]; guarantees: string[] }> {
+  const folder = path.join(PGLITE_DIR, 'pglite');
+  const open = async () => {
+    const handle = await openPglite({ dataDir: folder });
+    // The default user is a superuser: the seed runs as such, not as the application's role.
+    await handle.pglite!.exec('RESET ROLE');
+    return handle;
+  };
+  let handle = await open();
+  const db = () => handle.pglite! as unknown as Sql;
+  const found = await countTypical(db());
+  if (found === EMBEDDED_ORGS && process.env.BENCH_RESEED_TYPICAL !== 'true') {
+    console.log(`PGlite (${PGLITE_DIR}) : ${found} organisations typiques déjà présentes, réutilisées.`);
+  } else {
+    if (existsSync(folder) && found > 0) {
+      await handle.close();
+      rmSync(folder, { recursive: true, force: true });
+      handle = await open();
+    }
+    console.log(`PGlite (${PGLITE_DIR}) : création de ${EMBEDDED_ORGS} organisations typiques…`);
+    await seedTypical((work) => handle.pglite!.transaction((tx) => work(tx as unknown as Sql)), typicalOrganizations(EMBEDDED_ORGS), await hashPassword(PASSWORD));
+  }
+  await removeCreatedDrivers(db());
+  await handle.pglite!.exec('VACUUM ANALYZE');
+  const tenants = await loadTenants(db());
+  const guarantees = await guaranteesOf(db());
+  await handle.close();
+  return { tenants, guarantees };
+}
+
+async function embedded() {
+  const started = Date.now();
+  const { tenants, guarantees } = await preparePglite();
+  // The real server on that folder: DATA_DIR, no DATABASE_URL (only one process may hold it).
+  const server = await startServer({ DATA_DIR: PGLITE_DIR });
+  try {
+    await signIn(server.origin, tenants);
+    console.log(`\nPGlite : le mélange (${EMBEDDED_CONNECTIONS} connexions, ${MIX_DURATION} s)…`);
+    await runMix({ origin: server.origin, tenants, guarantees, connections: EMBEDDED_CONNECTIONS, duration: WARMUP });
+    await sleep(1000);
+    const stats = new MixStats();
+    const mix = await runMix({ origin: server.origin, tenants, guarantees, connections: EMBEDDED_CONNECTIONS, duration: MIX_DURATION, stats });
+    const memory = await server.memory();
+    const ok = mix.p99 < 100 && errorsOf(mix) + mix.non2xx === 0;
+    section(`Embarqué : PGlite, ${tenants.length} organisations typiques`, [
+      `Le serveur réel sur un dossier PGlite (DATA_DIR, sans DATABASE_URL) ; ${MIX_DURATION} s après ${WARMUP} s d'échauffement.`,
+      '',
+      `| Mesure | connexions | req/s | p50 (ms) | p90 (ms) | p99 (ms) | erreurs | non-2xx |`,
+      `|---|---:|---:|---:|---:|---:|---:|---:|`,
+      `| Mélange des organisations typiques (PGlite) | ${EMBEDDED_CONNECTIONS} | ${Math.round(mix.requests)} | ${mix.p50} | ${mix.p90} | ${mix.p99} | ${errorsOf(mix)} | ${mix.non2xx} |`,
+      '',
+      repeatLine(stats),
+      '',
+      `| Type de requête | part | p50 (ms) | p90 (ms) | p99 (ms) | non-2xx |`,
+      `|---|---:|---:|---:|---:|---:|`,
+      ...kindRows(stats, true),
+      '',
+      ok ? 'Embarqué : objectif atteint (p99 < 100 ms, aucune erreur).' : `Embarqué : sous l'objectif (p99 ${mix.p99} ms, ${errorsOf(mix)} erreurs, ${mix.non2xx} non-2xx).`,
+      memoryLine('Mémoire du serveur PGlite après le mélange', memory),
+    ]);
+    scenarioTime(started);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  const started = Date.now();
+  console.log(`Scénarios : ${[...SCENARIOS].join(', ')}.`);
+  const typical = runs('many') || runs('fair');
+  if (runs('single') || typical) {
+    console.log(
+      `Préparation de la base de mesure (100 000 véhicules, 100 000 conducteurs, 1 000 000 sinistres${typical ? ` ; ${TYPICAL_ORGS} organisations typiques` : ''})…`,
+    );
+    const databaseUrl = await prepareDatabase(typical);
+    const server = await startServer({ DATABASE_URL: databaseUrl });
+    try {
+      if (runs('single')) {
+        await timed(() => singleOrganization(server.origin));
+      }
+      if (typical) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        const tenants = await loadTenants(client);
+        const guarantees = await guaranteesOf(client);
+        await client.end();
+        await signIn(server.origin, tenants);
+        if (runs('many')) {
+          await timed(() => manyOrganizations(server.origin, tenants, guarantees));
+        }
+        if (runs('fair')) {
+          await timed(() => fairness(server.origin, tenants, guarantees));
+        }
+      }
+      const line = memoryLine('Mémoire du serveur (PostgreSQL) après les mesures', await server.memory());
+      console.log(`\n${line}`);
+      report.push(`${line}\n`);
+    } finally {
+      await server.stop();
+    }
+  }
+  if (runs('embedded')) await embedded();
+  const total = `Durée totale : ${seconds(started)}.`;
+  console.log(`\n${total}`);
+  report.push(`${total}\n`);
+  mkdirSync(path.join(here, 'results'), { recursive: true });
+  writeFileSync(
+    path.join(here, 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}.md`),
+    `Node ${process.version}, scénarios ${[...SCENARIOS].join(', ')}\n\n${report.join('\n')}`,
+  );
 }
 
 await main();

@@ -1,18 +1,38 @@
-// The product's server plus one bare route, side by side in one process: GET /bench/ceiling runs a
-// single `SELECT … LIMIT 10` on a plain pg pool — what Fastify + PostgreSQL can do at best here.
+// The product's server plus bare routes, side by side in one process: GET /bench/ceiling runs a
+// single `SELECT … LIMIT 10` on a plain pg pool — what Fastify + PostgreSQL can do at best here;
+// GET /bench/ceiling-tenant does the same for one random typical organization (its ten first
+// drivers), the ceiling of the many-organizations mix. Without DATABASE_URL the server runs on
+// the embedded PGlite of DATA_DIR, as the product does, and has no bare route.
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.js';
 import { loadConfig } from '../apps/api/src/config.js';
 import { openPostgres } from '../apps/api/src/db/client.js';
+import { openDatabase } from '../apps/api/src/db/open.js';
+import { TYPICAL_DOMAIN } from './typical.js';
 
 const config = loadConfig();
-const database = await openPostgres(config.databaseUrl!, { migrate: false });
+const database = config.databaseUrl ? await openPostgres(config.databaseUrl, { migrate: false }) : await openDatabase(config);
 const app = await buildApp(config, database, { serveWeb: false, logger: false });
-const bare = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
-app.get('/bench/ceiling', { schema: { hide: true } }, async () => {
-  const { rows } = await bare.query('SELECT uuid, first_name, last_name, email, phone FROM drivers LIMIT 10');
-  return rows;
-});
+const bare = config.databaseUrl ? new pg.Pool({ connectionString: config.databaseUrl, max: 10 }) : null;
+if (bare) {
+  app.get('/bench/ceiling', { schema: { hide: true } }, async () => {
+    const { rows } = await bare.query('SELECT uuid, first_name, last_name, email, phone FROM drivers LIMIT 10');
+    return rows;
+  });
+  // The typical organizations, read once (on first use: the runner seeds them before it asks).
+  let tenants: Promise<string[]> | undefined;
+  app.get('/bench/ceiling-tenant', { schema: { hide: true } }, async () => {
+    tenants ??= bare
+      .query<{ organization_uuid: string }>(
+        `SELECT ou.organization_uuid FROM organization_users ou JOIN users u ON u.uuid = ou.user_uuid WHERE u.email LIKE '%@${TYPICAL_DOMAIN}'`,
+      )
+      .then((r) => r.rows.map((row) => row.organization_uuid));
+    const list = await tenants;
+    const organization = list[Math.floor(Math.random() * list.length)];
+    const { rows } = await bare.query('SELECT uuid, first_name, last_name, email, phone FROM drivers WHERE organization_uuid = $1 LIMIT 10', [organization]);
+    return rows;
+  });
+}
 await app.listen({ port: config.port, host: '127.0.0.1' });
 process.send?.('ready');
 // The runner asks for the server's memory once the measures are done.
@@ -21,7 +41,7 @@ process.on('message', (message) => {
 });
 process.on('SIGTERM', async () => {
   await app.close();
-  await bare.end();
+  await bare?.end();
   await database.close();
   process.exit(0);
 });
