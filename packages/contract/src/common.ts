@@ -51,6 +51,12 @@ export function pageSchema<T extends z.ZodType>(item: T) {
   });
 }
 
+/**
+ * A form's choice of a register's records (the claim's vehicle, its driver…): it loads this many
+ * at once; when the register holds more, the field searches the server as the user types.
+ */
+export const CHOICES_LIMIT = 200;
+
 /** Filtered lists count at most this many rows: an exact count of a million claims costs seconds. */
 export const COUNT_CAP = 1000;
 

@@ -35,6 +35,13 @@ export type ListDriversQuery = z.input<typeof ListDriversQuerySchema>;
 export const DriverPageSchema = pageSchema(DriverSchema).extend(ArchiveCountsSchema.shape);
 export type DriverPage = z.infer<typeof DriverPageSchema>;
 
+/** A driver as a form offers it (the claim's driver): the active drivers. */
+export const DriverChoiceSchema = z.object({ uuid: z.uuid(), firstName: z.string(), lastName: z.string(), phone: z.string().nullable() });
+export type DriverChoice = z.infer<typeof DriverChoiceSchema>;
+/** Name, e-mail or phone. Sorted by last name, then first name. */
+export const ListDriverChoicesQuerySchema = PaginatedSearchQuerySchema.extend({ sortBy: sortBySchema(['lastName'] as const) });
+export const DriverChoicePageSchema = pageSchema(DriverChoiceSchema);
+
 export const CreateDriverBodySchema = z.strictObject({
   firstName: requiredText(100, 'Le prénom'),
   lastName: requiredText(100, 'Le nom'),

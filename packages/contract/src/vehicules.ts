@@ -94,6 +94,13 @@ export type ListVehiculesQuery = z.input<typeof ListVehiculesQuerySchema>;
 export const VehiculePageSchema = pageSchema(VehiculeSchema).extend(ArchiveCountsSchema.shape);
 export type VehiculePage = z.infer<typeof VehiculePageSchema>;
 
+/** A vehicle as a form offers it (the claim's vehicle): the fleet's vehicles, no draft, none archived. */
+export const VehiculeChoiceSchema = z.object({ uuid: z.uuid(), immatriculation: z.string(), brand: z.string().nullable(), model: z.string().nullable() });
+export type VehiculeChoice = z.infer<typeof VehiculeChoiceSchema>;
+/** Plate, brand or model; the plate in any spelling. Sorted by plate. */
+export const ListVehiculeChoicesQuerySchema = PaginatedSearchQuerySchema.extend({ sortBy: sortBySchema(['immatriculation'] as const) });
+export const VehiculeChoicePageSchema = pageSchema(VehiculeChoiceSchema);
+
 const optionalDate = IsoDateSchema.nullable().optional();
 
 /**

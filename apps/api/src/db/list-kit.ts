@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { COUNT_CAP } from '@flotte/contract';
 import { and, eq, getTableName, inArray, is, isNotNull, isNull, Placeholder, SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
@@ -59,6 +60,8 @@ type SortColumnOf<Q> = Q extends { sortBy?: infer S } ? Exclude<NonNullable<S>, 
 export type ListDeclaration<Q extends ListQuery, C extends Record<string, ColumnSource>> = {
   /** The contract's query schema of the list endpoint: the filters and sort keys below are typed by it. */
   query: z.ZodType<Q>;
+  /** The list's name when its register has several lists (a form's choices beside the register's page). */
+  name?: string;
   /** The register the list reads; its writes make a page stale. */
   register: Register;
   table: PgTable;
@@ -125,7 +128,7 @@ export function defineList<Q extends ListQuery, const C extends Record<string, C
   const shows = [declaration.register, ...(declaration.shows ?? []).filter((r) => r !== declaration.register)];
   const keyName = Object.keys(declaration.columns).find((name) => declaration.columns[name] === declaration.key);
   if (!keyName) throw new Error(`list ${declaration.register}: its key must be one of its columns`);
-  const list = { name: declaration.register, table: declaration.table, declaration: declaration as unknown as List<Q, unknown>['declaration'], shows, keyName };
+  const list = { name: declaration.name ?? declaration.register, table: declaration.table, declaration: declaration as unknown as List<Q, unknown>['declaration'], shows, keyName };
   declared.push(list as unknown as List<ListQuery, unknown>);
   return list;
 }
@@ -412,19 +415,44 @@ async function readVersion(tx: ReadTx, list: List<ListQuery, unknown>, organizat
 }
 
 export type ReadOptions = {
-  /** Computed afresh, not served from the page cache (`Cache-Control: no-cache`, lib/list-routes.ts). */
+  /** Computed afresh, not served from the page cache (`Cache-Control: no-cache`, lib/register-routes.ts). */
   fresh?: boolean;
+  /** The ETag of the page the client holds (`If-None-Match`): unchanged, NotModified is thrown instead of reading it. */
+  ifNoneMatch?: string;
 };
 
 /** What a list endpoint answers: the page envelope and the register's maintained counts (a page schema without them leaves them out). */
 export type ListPage<Item> = ReturnType<typeof toPage<Item>> & { nbInActivity: number; nbOfArchived: number };
 
+/** The page the client holds is still the page: answer 304 without it. */
+export class NotModified {
+  constructor(readonly etag: string) {}
+}
+
+/** Changes with every deployment: a new server may shape the same data otherwise. */
+const SERVER_BUILD = randomBytes(6).toString('base64url');
+
+/**
+ * A page's ETag: the page's key (list, organization, query) and the version of the registers it
+ * shows, hashed. Weak: the same data may be serialized with other white space.
+ */
+function etagOf(key: string, version: string): string {
+  return `W/"${createHash('sha1').update(`${key}\u0000${version}\u0000${SERVER_BUILD}`).digest('base64url').slice(0, 22)}"`;
+}
+
+/** The ETag of each page served, for its route to send (lib/register-routes.ts). */
+const etags = new WeakMap<object, string>();
+export function etagOfPage(page: object): string | undefined {
+  return etags.get(page);
+}
+
 /**
  * One page of a list for the organization, each row made into the API's item by `toItem`: the
  * page held when the registers it shows have not moved since it was computed, otherwise read
- * afresh (and kept). A service's `list()` is this one call.
+ * afresh (and kept). With `ifNoneMatch` equal to the page's current ETag, throws NotModified
+ * after one small statement. A service's `list()` is this one call.
  */
-export function readPage<Q extends ListQuery, Row, Item>(
+export async function readPage<Q extends ListQuery, Row, Item>(
   db: Database,
   organizationUuid: string,
   list: List<Q, Row>,
@@ -433,14 +461,25 @@ export function readPage<Q extends ListQuery, Row, Item>(
   options: ReadOptions = {},
 ): Promise<ListPage<Item>> {
   const generic = list as unknown as List<ListQuery, unknown>;
-  return cachedPage(db, {
-    key: `${list.name}\u0000${organizationUuid}\u0000${JSON.stringify(query)}`,
+  const key = `${list.name}\u0000${organizationUuid}\u0000${JSON.stringify(query)}`;
+  const readCurrentVersion = () => readTenant(db, organizationUuid, (tx) => readVersion(tx, generic, organizationUuid));
+  let known: string | undefined;
+  if (options.ifNoneMatch) {
+    known = await readCurrentVersion();
+    const etag = etagOf(key, known);
+    if (options.ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) throw new NotModified(etag);
+  }
+  const { page, version } = await cachedPage(db, {
+    key,
     limit: query.limit,
     fresh: options.fresh ?? false,
-    version: () => readTenant(db, organizationUuid, (tx) => readVersion(tx, generic, organizationUuid)),
+    version: known === undefined ? readCurrentVersion : async () => known,
     read: () => readTenant(db, organizationUuid, (tx) => readPageResult(tx, list, organizationUuid, query)),
-    build: ({ rows, total, totalIsCapped, counts }) => ({ ...toPage(rows.map(toItem), total, query.page, query.limit, totalIsCapped), ...counts }),
+    build: ({ rows, total, totalIsCapped, counts }): ListPage<Item> => ({ ...toPage(rows.map(toItem), total, query.page, query.limit, totalIsCapped), ...counts }),
   });
+  // A page held may be served to several requests at once: its ETag is the same for all of them.
+  if (!etags.has(page)) etags.set(page, etagOf(key, version));
+  return page;
 }
 
 /** The table names a list's statement reads (for the kit's tests). */

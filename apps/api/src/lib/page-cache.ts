@@ -1,3 +1,4 @@
+import { CHOICES_LIMIT } from '@flotte/contract';
 import type { Database } from '../db/client.js';
 
 /**
@@ -47,8 +48,8 @@ class PageCache {
   }
 }
 
-/** Pages of up to this many rows are kept (a 999-row select list is not worth the memory). */
-const MAX_CACHED_LIMIT = 100;
+/** Pages of up to this many rows are kept: a form's choices (CHOICES_LIMIT), not a 999-row list. */
+const MAX_CACHED_LIMIT = CHOICES_LIMIT;
 const MAX_ENTRIES = 2000;
 /**
  * Memory budget of the pages kept per process, a row counted generously as 2 kB (a claim's
@@ -103,10 +104,10 @@ export type CachedPageSource<Result, Page> = {
 
 /**
  * A page held for `key`, when the registers it shows are still at the version it was computed at
- * (`version` checks it), otherwise `read` and keep its result. Only the list kit (db/list-kit.ts)
- * calls it.
+ * (`version` checks it), otherwise `read` and keep its result; with the version it holds for.
+ * Only the list kit (db/list-kit.ts) calls it.
  */
-export async function cachedPage<Result, Page>(db: Database, source: CachedPageSource<Result, Page>): Promise<Page> {
+export async function cachedPage<Result, Page>(db: Database, source: CachedPageSource<Result, Page>): Promise<{ page: Page; version: string }> {
   let cache = caches.get(db);
   if (!cache) {
     cache = new PageCache(MAX_ENTRIES, MAX_BYTES);
@@ -116,7 +117,7 @@ export async function cachedPage<Result, Page>(db: Database, source: CachedPageS
   const held = kept && !source.fresh ? cache.get(source.key) : undefined;
   // Identical requests arriving together are NOT merged into one read: a request sent after a
   // write has committed must see it, and a read started before that write would not.
-  if (held && (await source.version()) === held.version) return held.page as Page;
+  if (held && (await source.version()) === held.version) return { page: held.page as Page, version: held.version };
   const result = await source.read();
   const page = source.build(result);
   if (kept) {
@@ -125,7 +126,7 @@ export async function cachedPage<Result, Page>(db: Database, source: CachedPageS
     sharedPages.set(page as object, null);
     cache.set(source.key, result.version, page, (result.rows.length + 1) * BYTES_PER_ROW);
   }
-  return page;
+  return { page, version: result.version };
 }
 
 function deepFreeze(value: unknown) {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../db/client.js';
-import type { ReadOptions } from '../db/list-kit.js';
+import { etagOfPage, NotModified, type ReadOptions } from '../db/list-kit.js';
 import type { AuthContext } from './auth-context.js';
 import { wantsFresh } from './page-cache.js';
 import { errorResponses } from './route-schemas.js';
@@ -12,35 +12,57 @@ import { errorResponses } from './route-schemas.js';
 type App = Parameters<FastifyPluginAsyncZod>[0];
 type Schema = z.ZodType;
 
-/** How a list route reads: computed afresh when the client asks (`Cache-Control: no-cache`), otherwise from the page cache. */
+/**
+ * How a list route reads: computed afresh when the client asks (`Cache-Control: no-cache`),
+ * otherwise from the page cache; not at all when the page the client holds is still current
+ * (`If-None-Match`: 304, no body).
+ */
 function readOptions(request: FastifyRequest): ReadOptions {
-  return { fresh: wantsFresh(request.headers) };
+  const ifNoneMatch = request.headers['if-none-match'];
+  return { fresh: wantsFresh(request.headers), ...(ifNoneMatch ? { ifNoneMatch } : {}) };
 }
 
 /**
- * A paginated list endpoint: GET `path` with the list's query schema, answering its page schema.
- * The one place that reads the client's cache headers for the list kit.
+ * A paginated list endpoint: GET `path` with the list's query schema, answering its page schema
+ * with the page's ETag. The one place that reads the client's cache headers for the list kit.
  */
-export function listRoute<Q extends Schema, P extends Schema>(
-  app: App,
-  path: string,
-  route: {
-    tags: string[];
-    summary: string;
-    querystring: Q;
-    response: P;
-    list: (db: Database, ctx: AuthContext, query: z.output<Q>, options: ReadOptions) => Promise<z.input<P>>;
-  },
-) {
+export type ListRouteConfig<Q extends Schema, P extends Schema> = {
+  tags: string[];
+  summary: string;
+  querystring: Q;
+  response: P;
+  list: (db: Database, ctx: AuthContext, query: z.output<Q>, options: ReadOptions) => Promise<z.input<P>>;
+};
+
+export function listRoute<Q extends Schema, P extends Schema>(app: App, path: string, route: ListRouteConfig<Q, P>) {
   const typed = app as unknown as FastifyInstance;
   typed.get(
     path,
-    { schema: { tags: route.tags, summary: route.summary, querystring: route.querystring, response: { 200: route.response, ...errorResponses(400, 401) } } },
-    (request) => route.list(typed.db, request.ctx, request.query as z.output<Q>, readOptions(request)),
+    {
+      schema: {
+        tags: route.tags,
+        summary: route.summary,
+        querystring: route.querystring,
+        response: { 200: route.response, 304: NOT_MODIFIED, ...errorResponses(400, 401, 503) },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const page = await route.list(typed.db, request.ctx, request.query as z.output<Q>, readOptions(request));
+        const etag = etagOfPage(page as object);
+        if (etag) reply.header('etag', etag);
+        return page;
+      } catch (error) {
+        if (!(error instanceof NotModified)) throw error;
+        return reply.status(304).header('etag', error.etag).send(null);
+      }
+    },
   );
 }
 
-/** What a register's service gives the routes; each answer is what the route's schema serializes. */
+/** A 304 has no body: the client keeps the page it holds. */
+const NOT_MODIFIED = z.null().describe('La page est inchangée depuis celle que le client détient (If-None-Match) : pas de corps.');
+
 type Service<I extends Schema, P extends Schema, Q extends Schema, C extends Schema, U extends Schema, A extends Schema> = {
   list: (db: Database, ctx: AuthContext, query: z.output<Q>, options: ReadOptions) => Promise<z.input<P>>;
   getOne: (db: Database, ctx: AuthContext, uuid: string) => Promise<z.input<I>>;
@@ -54,7 +76,7 @@ type Service<I extends Schema, P extends Schema, Q extends Schema, C extends Sch
 /** A route's own error statuses besides the ones every route of its kind answers. */
 type Extra = { summary: string; errors?: readonly number[] };
 
-export type RegisterRoutes<I extends Schema, P extends Schema, Q extends Schema, C extends Schema, U extends Schema, A extends Schema> = {
+export type RegisterRoutes<I extends Schema, P extends Schema, Q extends Schema, C extends Schema, U extends Schema, A extends Schema, CQ extends Schema, CP extends Schema> = {
   /** '/driver': the list is GET /driver, one record GET /driver/:uuid, and so on. */
   path: string;
   tags: string[];
@@ -62,6 +84,8 @@ export type RegisterRoutes<I extends Schema, P extends Schema, Q extends Schema,
   item: I;
   service: Service<I, P, Q, C, U, A>;
   list: { summary: string; querystring: Q; response: P };
+  /** GET `path`/choices: the records a form offers, light (a claim's vehicle or driver). */
+  choices?: Omit<ListRouteConfig<CQ, CP>, 'tags'>;
   /** `id` for a route spelled /sinister/:id in the SPEC. */
   getOne: Extra & { param?: 'uuid' | 'id' };
   create: Extra & { body: C };
@@ -76,10 +100,16 @@ export type RegisterRoutes<I extends Schema, P extends Schema, Q extends Schema,
  * create (201), update, archive (soft delete), restore and permanent deletion (204, administrators).
  * Other routes of the register (a bulk change, a draft) are declared next to it as usual.
  */
-export function registerRoutes<I extends Schema, P extends Schema, Q extends Schema, C extends Schema, U extends Schema, A extends Schema>(
-  app: App,
-  routes: RegisterRoutes<I, P, Q, C, U, A>,
-) {
+export function registerRoutes<
+  I extends Schema,
+  P extends Schema,
+  Q extends Schema,
+  C extends Schema,
+  U extends Schema,
+  A extends Schema,
+  CQ extends Schema = Schema,
+  CP extends Schema = Schema,
+>(app: App, routes: RegisterRoutes<I, P, Q, C, U, A, CQ, CP>) {
   const typed = app as unknown as FastifyInstance;
   const { path, tags, item, service } = routes;
   const db = () => typed.db;
@@ -88,10 +118,12 @@ export function registerRoutes<I extends Schema, P extends Schema, Q extends Sch
     tags,
     summary: extra.summary,
     ...more,
-    response: { ...more.response as object, ...errorResponses(...[...statuses, ...(extra.errors ?? [])].sort((a, b) => a - b)) },
+    response: { ...(more.response as object), ...errorResponses(...[...statuses, 503, ...(extra.errors ?? [])].sort((a, b) => a - b)) },
   });
 
   listRoute(app, path, { tags, ...routes.list, list: service.list });
+  // Before `path`/:uuid, which would otherwise take 'choices' for an id.
+  if (routes.choices) listRoute(app, `${path}/choices`, { tags, ...routes.choices });
 
   const byId = routes.getOne.param === 'id';
   typed.get(

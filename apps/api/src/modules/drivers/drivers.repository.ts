@@ -1,4 +1,5 @@
-import { ListDriversQuerySchema } from '@flotte/contract';
+import { isNull } from 'drizzle-orm';
+import { ListDriverChoicesQuerySchema, ListDriversQuerySchema } from '@flotte/contract';
 import { defineList } from '../../db/list-kit.js';
 import { drivers } from '../../db/schema/drivers.js';
 
@@ -8,6 +9,9 @@ function phoneDigits(search: string): string | null {
   if (!/^\d{2,}$/.test(digits)) return null;
   return digits.startsWith('0') ? `33${digits.slice(1)}` : digits;
 }
+
+// Name, e-mail or phone, the phone also as typed the French way.
+const search = { column: drivers.searchText, alsoAs: (term: string) => [phoneDigits(term)] };
 
 /** The drivers register (docs/adding-a-register.md). */
 export const driverList = defineList({
@@ -37,7 +41,22 @@ export const driverList = defineList({
     },
     default: 'lastName',
   },
-  search: { column: drivers.searchText, alsoAs: (term) => [phoneDigits(term)] },
+  search,
+});
+
+/** The drivers a form offers (the claim's driver): the active ones, by name, light. */
+export const driverChoiceList = defineList({
+  query: ListDriverChoicesQuerySchema,
+  name: 'driver_choices',
+  register: 'drivers',
+  table: drivers,
+  key: drivers.uuid,
+  organization: drivers.organizationUuid,
+  columns: { uuid: drivers.uuid, firstName: drivers.firstName, lastName: drivers.lastName, phone: drivers.phone },
+  where: isNull(drivers.archivedAt),
+  sort: { keys: { lastName: [drivers.lastNameKey, drivers.firstNameKey] }, default: 'lastName' },
+  search,
 });
 
 export type DriverRow = NonNullable<typeof driverList.row>;
+export type DriverChoiceRow = NonNullable<typeof driverChoiceList.row>;

@@ -1,4 +1,4 @@
-import { CreateDriverBodySchema, DriverPageSchema, DriverSchema, ListDriversQuerySchema, UpdateDriverBodySchema } from '@flotte/contract';
+import { CreateDriverBodySchema, DriverChoicePageSchema, DriverPageSchema, DriverSchema, ListDriverChoicesQuerySchema, ListDriversQuerySchema, UpdateDriverBodySchema } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../lib/register-routes.js';
 import * as service from './drivers.service.js';
@@ -10,6 +10,12 @@ export const driversRoutes: FastifyPluginAsyncZod = async (app) => {
     item: DriverSchema,
     service,
     list: { summary: 'Conducteurs de l’organisation, paginés (actifs par défaut)', querystring: ListDriversQuerySchema, response: DriverPageSchema },
+    choices: {
+      summary: 'Conducteurs à choisir dans un formulaire (actifs, par nom), recherchés par nom, e-mail ou téléphone',
+      querystring: ListDriverChoicesQuerySchema,
+      response: DriverChoicePageSchema,
+      list: service.listChoices,
+    },
     getOne: { summary: 'Un conducteur' },
     create: { summary: 'Ajoute un conducteur', body: CreateDriverBodySchema },
     update: { summary: 'Modifie un conducteur', body: UpdateDriverBodySchema },

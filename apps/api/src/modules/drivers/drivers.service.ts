@@ -1,12 +1,13 @@
-import type { CreateDriverBodySchema, Driver, UpdateDriverBodySchema } from '@flotte/contract';
+import type { CreateDriverBodySchema, Driver, DriverChoice, ListDriverChoicesQuerySchema, UpdateDriverBodySchema } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import { type ReadOptions, readPage } from '../../db/list-kit.js';
 import { insertRecord, updateRecord } from '../../db/records.js';
 import { withTenant } from '../../db/scope.js';
 import { NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
-import { type DriverRow, driverList } from './drivers.repository.js';
+import { type DriverChoiceRow, driverChoiceList, type DriverRow, driverList } from './drivers.repository.js';
 
 const NOT_FOUND = 'Conducteur introuvable';
 
@@ -31,6 +32,15 @@ export const { list, getOne, archive, restore, hardDelete } = registerService({
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un conducteur',
 });
+
+export function toDriverChoice(row: DriverChoiceRow): DriverChoice {
+  return { uuid: row.uuid, firstName: row.firstName, lastName: row.lastName, phone: row.phone };
+}
+
+/** The drivers a claim form offers (GET /api/driver/choices). */
+export function listChoices(db: Database, ctx: AuthContext, query: z.output<typeof ListDriverChoicesQuerySchema>, options?: ReadOptions) {
+  return readPage(db, requireOrganization(ctx), driverChoiceList, query, toDriverChoice, options);
+}
 
 export async function create(db: Database, ctx: AuthContext, body: z.output<typeof CreateDriverBodySchema>) {
   const organizationUuid = requireOrganization(ctx);

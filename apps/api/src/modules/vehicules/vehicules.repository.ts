@@ -1,9 +1,12 @@
 import { and, eq, gte, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { ListVehiculesQuerySchema, normalizePlate, type VehiculeTypeCode } from '@flotte/contract';
+import { ListVehiculeChoicesQuerySchema, ListVehiculesQuerySchema, normalizePlate, type VehiculeTypeCode } from '@flotte/contract';
 import { defineList, matching, value } from '../../db/list-kit.js';
 import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { vehicules } from '../../db/schema/vehicules.js';
+
+// Brand and model as typed, and the plate in any spelling ('ab-123', 'AB 123 CD'): plates are stored without separators.
+const search = { column: vehicules.searchText, alsoAs: (term: string) => [normalizePlate(term)] };
 
 /** The vehicles register (docs/adding-a-register.md): drafts (create-empty, no plate yet) are not in it. */
 export const vehiculeList = defineList({
@@ -46,11 +49,25 @@ export const vehiculeList = defineList({
     end: value((end) => or(isNull(vehicules.entryDate), lte(vehicules.entryDate, sql`${end}::date`))),
     start: value((start) => or(isNull(vehicules.exitDate), gte(vehicules.exitDate, sql`${start}::date`))),
   },
-  // Brand and model as typed, and the plate in any spelling ('ab-123', 'AB 123 CD'): plates are stored without separators.
-  search: { column: vehicules.searchText, alsoAs: (term) => [normalizePlate(term)] },
+  search,
+});
+
+/** The fleet's vehicles a form offers (the claim's vehicle): in service, by plate, light. */
+export const vehiculeChoiceList = defineList({
+  query: ListVehiculeChoicesQuerySchema,
+  name: 'vehicule_choices',
+  register: 'vehicules',
+  table: vehicules,
+  key: vehicules.uuid,
+  organization: vehicules.organizationUuid,
+  columns: { uuid: vehicules.uuid, immatriculation: vehicules.immatriculation, brand: vehicules.brand, model: vehicules.model },
+  where: and(isNotNull(vehicules.immatriculation), isNull(vehicules.archivedAt)),
+  sort: { keys: { immatriculation: vehicules.immatriculation }, default: 'immatriculation' },
+  search,
 });
 
 export type VehiculeRow = NonNullable<typeof vehiculeList.row>;
+export type VehiculeChoiceRow = NonNullable<typeof vehiculeChoiceList.row>;
 
 /** The active vehicle of the organization holding this (normalised) plate, other than exceptUuid. */
 export async function findActiveByPlate(tx: ReadTx, organizationUuid: string, immatriculation: string, exceptUuid?: string) {

@@ -1,4 +1,4 @@
-import { ArchiveVehiculeQuerySchema, CategoryParamsSchema, CreateVehiculeBodySchema, ListVehiculesQuerySchema, UpdateCategoryQuerySchema, UpdateCategoryResponseSchema, UpdateVehiculeBodySchema, VehiculePageSchema, VehiculeSchema } from '@flotte/contract';
+import { ArchiveVehiculeQuerySchema, CategoryParamsSchema, CreateVehiculeBodySchema, ListVehiculeChoicesQuerySchema, ListVehiculesQuerySchema, UpdateCategoryQuerySchema, UpdateCategoryResponseSchema, UpdateVehiculeBodySchema, VehiculeChoicePageSchema, VehiculePageSchema, VehiculeSchema } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../lib/register-routes.js';
 import { errorResponses } from '../../lib/route-schemas.js';
@@ -16,6 +16,12 @@ export const vehiculesRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Véhicules de l’organisation, paginés (actifs par défaut, brouillons exclus)',
       querystring: ListVehiculesQuerySchema,
       response: VehiculePageSchema,
+    },
+    choices: {
+      summary: 'Véhicules à choisir dans un formulaire (en service, par immatriculation), recherchés par immatriculation, marque ou modèle',
+      querystring: ListVehiculeChoicesQuerySchema,
+      response: VehiculeChoicePageSchema,
+      list: service.listChoices,
     },
     getOne: { summary: 'Un véhicule (brouillon compris)' },
     create: { summary: 'Ajoute un véhicule', body: CreateVehiculeBodySchema, errors: [409] },

@@ -6,11 +6,14 @@ import {
   type UpdateCategoryQuerySchema,
   type UpdateVehiculeBodySchema,
   type Vehicule,
+  type VehiculeChoice,
+  type ListVehiculeChoicesQuerySchema,
   vehiculeDateIssues,
   type VehiculeTypeCode,
 } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import { type ReadOptions, readPage } from '../../db/list-kit.js';
 import { findRecord, insertRecord, updateRecord } from '../../db/records.js';
 import { withTenant } from '../../db/scope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
@@ -90,6 +93,16 @@ const shared = registerService({
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un véhicule',
 });
 export const { list, getOne, hardDelete } = shared;
+
+export function toVehiculeChoice(row: repo.VehiculeChoiceRow): VehiculeChoice {
+  // The choice list holds no draft: every vehicle in it has its plate.
+  return { uuid: row.uuid, immatriculation: row.immatriculation!, brand: row.brand, model: row.model };
+}
+
+/** The vehicles a claim form offers (GET /api/vehicule/choices). */
+export function listChoices(db: Database, ctx: AuthContext, query: z.output<typeof ListVehiculeChoicesQuerySchema>, options?: ReadOptions) {
+  return readPage(db, requireOrganization(ctx), repo.vehiculeChoiceList, query, toVehiculeChoice, options);
+}
 
 export async function create(db: Database, ctx: AuthContext, body: z.output<typeof CreateVehiculeBodySchema>) {
   const organizationUuid = requireOrganization(ctx);
