@@ -52,7 +52,8 @@ export type DatabaseHandle = {
 
 type Logger = { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
 
-const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
+/** Passed at every open: PGlite does not remember its extensions. */
+export const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
 
 /** PostgreSQL server: migrate on a dedicated connection, then a pool whose sessions run as flotte_app. */
 export async function openPostgres(
@@ -89,9 +90,13 @@ export async function openPostgres(
   return { db, kind: 'postgres', close: () => pool.end(), pool, scopedReads };
 }
 
-/** Embedded PGlite: files in dataDir, or a copy of a dumped database (tests). */
+/**
+ * Embedded PGlite: files in dataDir, or a copy of a dumped database (tests). onOpen runs on the
+ * superuser session once the database is open, before any migration (db/embedded.ts: checks and the
+ * pre-migration backup).
+ */
 export async function openPglite(
-  options: { dataDir?: string; loadDataDir?: Blob | File; migrate?: boolean } = {},
+  options: { dataDir?: string; loadDataDir?: Blob | File; migrate?: boolean; onOpen?: (client: PGlite) => Promise<void> } = {},
 ): Promise<DatabaseHandle> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create({
@@ -99,6 +104,7 @@ export async function openPglite(
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     extensions: PGLITE_EXTENSIONS,
   });
+  await options.onOpen?.(client);
   const raw = drizzlePglite(client, { schema, casing: 'snake_case' });
   if (options.migrate !== false) {
     await migratePglite(raw, { migrationsFolder: MIGRATIONS_FOLDER });
