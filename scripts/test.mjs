@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: everything, in order, failing loudly. Types, lint, web unit tests, the API suite on
-// PostgreSQL and on PGlite, then e2e in Debian's Chromium against the built app.
+// PostgreSQL and on PGlite, then the built server and commands as real processes (lock, crashes,
+// backups, restore), then e2e in Debian's Chromium against the built app.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,7 +100,8 @@ summary.push('✓ Lint');
 vitest('Web : tests unitaires (jsdom)', path.join(root, 'apps/web'));
 
 const apiDir = path.join(root, 'apps/api');
-if (await postgresAnswers(TEST_DATABASE_URL)) {
+const postgresOk = await postgresAnswers(TEST_DATABASE_URL);
+if (postgresOk) {
   vitest('API sur PostgreSQL', apiDir, [], { TEST_DB: 'postgres', TEST_DATABASE_URL });
   vitest('API sur PGlite (passe de contrôle)', apiDir, [], { TEST_DB: 'pglite' });
 } else if (CI) {
@@ -113,6 +115,10 @@ if (await postgresAnswers(TEST_DATABASE_URL)) {
 
 run('Build (contrat, web, API)', 'npm', ['run', 'build']);
 summary.push('✓ Build');
+// Real servers and commands on temporary data folders; the move to PostgreSQL needs the server.
+vitest('Processus réels : verrou, arrêts brutaux, sauvegardes, restauration', apiDir, ['--config', 'vitest.process.config.ts'], {
+  PROCESS_TEST_DATABASE_URL: postgresOk ? TEST_DATABASE_URL : '',
+});
 const chromium = ensureChromium();
 vitest('E2E dans Chromium', path.join(root, 'e2e'), [], { CHROMIUM_PATH: chromium, TEST_DATABASE_URL });
 

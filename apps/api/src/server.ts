@@ -1,7 +1,11 @@
+import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/open.js';
+import { ExplainedError } from './lib/explained-error.js';
 import { seedDemoIfEmpty } from './seed/demo.js';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 async function main() {
   let config;
@@ -15,20 +19,30 @@ async function main() {
     throw error;
   }
 
-  const database = await openDatabase(config);
+  // Until the server is up, a signal stops the process at once; the embedded folder's lock is
+  // released by the process's exit (db/data-dir-lock.ts).
+  let shutdown: (signal: string) => void = (signal) => {
+    console.error(`Démarrage interrompu (${signal}).`);
+    process.exit(1);
+  };
+  for (const signal of SIGNALS) process.once(signal, () => shutdown(signal));
+
+  const log = pino({ level: config.logLevel });
+  const database = await openDatabase(config, log);
   const app = await buildApp(config, database);
   const seeded = config.seedDemo ? await seedDemoIfEmpty(database.db, config.demoPassword) : null;
 
-  const shutdown = async (signal: string) => {
+  shutdown = (signal: string) => {
     app.log.info({ signal }, 'arrêt en cours');
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
-    await app.close();
-    await database.close();
-    process.exit(0);
+    void (async () => {
+      await app.close();
+      // Closes the database, then releases the embedded folder.
+      await database.close();
+      process.exit(0);
+    })();
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
   const url = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
@@ -47,6 +61,8 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error('Démarrage impossible :', error);
+  // An explained failure (folder in use, database that does not open…) says itself what to do.
+  if (error instanceof ExplainedError) console.error(`\nDémarrage impossible.\n${error.message}\n`);
+  else console.error('Démarrage impossible :', error);
   process.exit(1);
 });

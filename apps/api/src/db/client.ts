@@ -63,7 +63,8 @@ export type DatabaseHandle = {
 
 type Logger = { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
 
-const PGLITE_EXTENSIONS = { pg_trgm, unaccent, btree_gin };
+/** Passed at every open: PGlite does not remember its extensions. */
+export const PGLITE_EXTENSIONS = { pg_trgm, unaccent, btree_gin };
 
 /** PostgreSQL server: migrate on a dedicated connection, then a pool whose sessions run as flotte_app. */
 export async function openPostgres(
@@ -102,9 +103,13 @@ export async function openPostgres(
   return { db, kind: 'postgres', close: () => pool.end(), pool, scopedReads };
 }
 
-/** Embedded PGlite: files in dataDir, or a copy of a dumped database (tests). */
+/**
+ * Embedded PGlite: files in dataDir, or a copy of a dumped database (tests). onOpen runs on the
+ * superuser session once the database is open, before any migration (db/embedded.ts: checks and the
+ * pre-migration backup).
+ */
 export async function openPglite(
-  options: { dataDir?: string; loadDataDir?: Blob | File; migrate?: boolean; maxWaitMs?: number } = {},
+  options: { dataDir?: string; loadDataDir?: Blob | File; migrate?: boolean; maxWaitMs?: number; onOpen?: (client: PGlite) => Promise<void> } = {},
 ): Promise<DatabaseHandle> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create({
@@ -112,6 +117,7 @@ export async function openPglite(
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     extensions: PGLITE_EXTENSIONS,
   });
+  await options.onOpen?.(client);
   const raw = drizzlePglite(client, { schema, casing: 'snake_case' });
   if (options.migrate !== false) {
     await migratePglite(raw, { migrationsFolder: MIGRATIONS_FOLDER });
