@@ -10,14 +10,15 @@ import type { DriverRecord, Organization, SinisterRecord, VehiculeRecord, World 
 
 // ——— Folding ———
 
-const LIGATURES: Record<string, string> = { œ: 'oe', Œ: 'OE', æ: 'ae', Æ: 'AE', ß: 'ss' };
+/** What unaccent's rules spell out besides accents: ligatures, and symbols it folds to LIKE's characters. */
+const SPELLED_OUT: Record<string, string> = { œ: 'oe', Œ: 'OE', æ: 'ae', Æ: 'AE', ß: 'ss', '％': '%', '﹪': '%', '＿': '_', '＼': '\\', '∖': '\\', '﹨': '\\' };
 
-/** PostgreSQL's unaccent on these data: accents are the marks NFD separates; ligatures are spelled out. */
+/** PostgreSQL's unaccent on these data: accents are the marks NFD separates; the rest is spelled out. */
 export function unaccent(text: string): string {
   return text
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
-    .replace(/[œŒæÆß]/g, (c) => LIGATURES[c]!);
+    .replace(/[œŒæÆß％﹪＿＼∖﹨]/g, (c) => SPELLED_OUT[c]!);
 }
 
 const foldedTexts = new Map<string, string>();

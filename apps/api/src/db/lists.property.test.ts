@@ -1,7 +1,18 @@
 import { type SQL, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ALPHABET, DRIVER_COLUMNS, driverScenarios, EDGE_TERMS, type Scenario, SINISTER_COLUMNS, sinisterScenarios, VEHICULE_COLUMNS, vehiculeScenarios } from '../../test/list-queries.js';
+import {
+  ALPHABET,
+  DRIVER_COLUMNS,
+  driverScenarios,
+  EDGE_TERMS,
+  type Scenario,
+  SINISTER_COLUMNS,
+  sinisterScenarios,
+  VEHICULE_COLUMNS,
+  vehiculeScenarios,
+  WILDCARD_LOOKALIKES,
+} from '../../test/list-queries.js';
 import {
   collatedValues,
   type CommonQuery,
@@ -133,7 +144,7 @@ describe('the reference', () => {
       ...o.vehicules.flatMap((v) => [v.immatriculation, v.brand, v.model]),
       ...o.sinisters.flatMap((s) => [s.sinisterIntermediateRef, s.city, s.immatriculation]),
     ]);
-    const values = [...new Set([...texts, ...ALPHABET, ...EDGE_TERMS].filter((v): v is string => v !== null).flatMap((v) => [v, v.toLowerCase(), v.toUpperCase()]))];
+    const values = [...new Set([...texts, ...ALPHABET, ...EDGE_TERMS, ...WILDCARD_LOOKALIKES].filter((v): v is string => v !== null).flatMap((v) => [v, v.toLowerCase(), v.toUpperCase()]))];
     const folded = await select<{ value: string; folded: string }>(sql`select value, lower(f_unaccent(value)) as folded from ${asJson(values)}`);
     expect(folded.length).toBe(values.length);
     expect(folded.filter((row) => fold(row.value) !== row.folded)).toEqual([]);
@@ -204,4 +215,26 @@ describe('GET /api/sinister answers as the reference', () => {
   it(`for generated queries (seed ${SEED})`, async () => {
     await holds(sinistersReference, sinisterScenarios(world), SEED + 2);
   }, LONG);
+});
+
+/**
+ * Known discrepancy, reported with issue 22 and left as it is (no behaviour changes here): a
+ * search escapes the term's own '%', '_' and '\' and only then folds it (db/search.ts:
+ * `lower(f_unaccent(pattern))`), and unaccent turns ％ ﹪ into '%', ＿ into '_', ＼ ∖ ﹨ into '\'.
+ * They then act as LIKE's wildcards and escape instead of matching what they fold to. These
+ * tests fail today on purpose (`it.fails`); when the search is fixed they pass and must become
+ * plain tests.
+ */
+describe('known discrepancy: full-width %, _ and \\ in a search term', () => {
+  it.fails.each([
+    ['vehicles', '％'],
+    ['drivers', 'e＿'],
+    ['claims', '1％'],
+    ['claims', '＼'],
+  ])('%s searched for %s match what it folds to, not a wildcard', async (register, search) => {
+    const large = organization('grande');
+    if (register === 'vehicles') await check(vehiculesReference, large, { search }, true);
+    if (register === 'drivers') await check(driversReference, large, { search }, true);
+    if (register === 'claims') await check(sinistersReference, large, { search }, true);
+  });
 });
