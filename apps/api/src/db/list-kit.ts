@@ -224,14 +224,17 @@ export type SearchPlan = 'trigram' | 'scan';
 /** Registers of up to this many rows (active and archived) are searched by reading them. */
 export const SMALL_REGISTER = 5_000;
 
-/** The characters of a LIKE pattern between its wildcards: what a trigram index can look up. */
-function literalLength(pattern: string): number {
-  return pattern.replace(/^%|%$/g, '').replace(/\\(.)/g, '$1').length;
+let forcedPlan: SearchPlan | undefined;
+/** Tests only: every search reads with this plan (results must not depend on it), or as chosen again with undefined. */
+export function forceSearchPlan(plan: SearchPlan | undefined) {
+  forcedPlan = plan;
 }
 
-export function searchPlan(patterns: readonly string[], registerRows: number | undefined): SearchPlan {
+/** `terms`: the search's spellings (searchPatterns); one of fewer than three characters has no trigram to look up. */
+export function searchPlan(terms: readonly string[], registerRows: number | undefined): SearchPlan {
+  if (forcedPlan) return forcedPlan;
   if (registerRows !== undefined && registerRows <= SMALL_REGISTER) return 'scan';
-  return patterns.some((pattern) => literalLength(pattern) < 3) ? 'scan' : 'trigram';
+  return terms.some((term) => term.length < 3) ? 'scan' : 'trigram';
 }
 
 /** Registers' sizes by organization, from the counts every page brings back (bounded; a guess is only a plan). */
@@ -486,7 +489,7 @@ export async function readPage<Q extends ListQuery, Row, Item>(
 export function tablesRead(list: List<ListQuery, unknown>, tx: ReadTx): string[] {
   // Every filter set (a choice on its first case) and a search: whatever a filter joins is seen.
   const set: Applied = {
-    patterns: list.declaration.search ? ['%x%'] : [],
+    patterns: list.declaration.search ? ['x'] : [],
     filters: Object.entries(list.declaration.filters ?? {}).map(([name, filter]) => ({
       name,
       filter: filter as ListFilter<never>,

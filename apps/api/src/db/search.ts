@@ -1,13 +1,18 @@
 import { asc, type Column, type Placeholder, type SQL, sql } from 'drizzle-orm';
 
-/** A search term as an ILIKE/LIKE "contains" pattern, its wildcards escaped so '%' and '_' match themselves. */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/**
+ * The LIKE "contains" pattern of a term folded as the search text is (lower case, unaccented):
+ * '%' || term || '%', its '%', '_' and '\\' escaped so that they match themselves. Escaped after
+ * folding: unaccent turns a full-width ％ into '%', which must then be a character too. A scalar
+ * subquery, so that a generic plan folds the term once per statement, not once per row.
+ */
+export function foldedContains(term: SQL | Placeholder | string): SQL {
+  return sql`(select '%' || replace(replace(replace(lower(f_unaccent(${term}::text)), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`;
 }
 
 /** Accent- and case-insensitive "contains" (f_unaccent is the indexable wrapper of migration 0002). */
 export function containsFolded(expression: SQL | Column, search: string): SQL {
-  return sql`f_unaccent(${expression}) ilike f_unaccent(${likePattern(search)})`;
+  return sql`lower(f_unaccent(${expression})) like ${foldedContains(search)}`;
 }
 
 /** French reading order: 'Étoile' sorts with the E, not after Z as byte order would. */
@@ -16,11 +21,11 @@ export function frenchOrder(expression: SQL | Column): SQL {
 }
 
 /**
- * The distinct "contains" patterns of a register search: each spelling of the term (as typed,
- * and e.g. a plate without its separators) once, lower-cased. Several patterns are alternatives.
+ * The distinct spellings of a register search's term (as typed, and e.g. a plate without its
+ * separators), each once, lower-cased; searchTextMatches folds and escapes them. Alternatives.
  */
 export function searchPatterns(...terms: string[]): string[] {
-  return [...new Set(terms.map((t) => t.toLowerCase()).filter((t) => t.length > 0))].map(likePattern);
+  return [...new Set(terms.map((t) => t.toLowerCase()).filter((t) => t.length > 0))];
 }
 
 /**
@@ -30,7 +35,6 @@ export function searchPatterns(...terms: string[]): string[] {
  * 006). Patterns are values or placeholders of a prepared statement.
  */
 export function searchTextMatches(column: SQL | Column, patterns: readonly (string | SQL | Placeholder)[]): SQL {
-  // The folding as a scalar subquery: evaluated once per statement, not per row, when the pattern is a parameter of a generic plan.
-  const conditions = patterns.map((pattern) => sql`${column} like (select lower(f_unaccent(${pattern}::text)))`);
+  const conditions = patterns.map((pattern) => sql`${column} like ${foldedContains(pattern)}`);
   return conditions.length === 1 ? conditions[0]! : sql`(${sql.join(conditions, sql` or `)})`;
 }

@@ -3,7 +3,7 @@ import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { environments } from '../../db/schema/environments.js';
 import { organizations, organizationUsers } from '../../db/schema/organizations.js';
 import { users } from '../../db/schema/users.js';
-import { containsFolded, frenchOrder, likePattern } from '../../db/search.js';
+import { containsFolded, frenchOrder } from '../../db/search.js';
 
 // The database collates bytewise (C): order names the French way, accents and case folded.
 
@@ -95,9 +95,8 @@ export async function listLinks(
     'userUuid' in by ? eq(organizationUsers.userUuid, by.userUuid) : eq(organizationUsers.organizationUuid, by.organizationUuid),
   ];
   if (options.search) {
-    const pattern = likePattern(options.search);
     conditions.push(
-      sql`(f_unaccent(${organizations.title}) ilike f_unaccent(${pattern}) or f_unaccent(${users.firstName} || ' ' || ${users.lastName}) ilike f_unaccent(${pattern}) or ${users.email} ilike ${pattern})`,
+      sql`(${containsFolded(organizations.title, options.search)} or ${containsFolded(sql`${users.firstName} || ' ' || ${users.lastName}`, options.search)} or ${containsFolded(users.email, options.search)})`,
     );
   }
   const where = and(...conditions);
