@@ -35,11 +35,13 @@ export type BuildAppOptions = {
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
   logger?: boolean;
+  /** Tests: the log lines (JSON) go here, at the configured level. */
+  logStream?: NodeJS.WritableStream;
 };
 
 export async function buildApp(config: Config, database: DatabaseHandle, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : options.logger === false ? false : { level: config.logLevel },
     // Per-request lines only at debug level (onResponse hook below), not on every start.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,

@@ -60,3 +60,10 @@ export const HTTP_ERROR_NAMES: Record<number, string> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
+
+/** The service cannot answer now (the database is saturated): the client may try again later. */
+export class ServiceUnavailableError extends AppError {
+  constructor(retryAfterSeconds: number) {
+    super(503, 'Le service est très sollicité en ce moment : réessayez dans quelques secondes.', undefined, { 'retry-after': String(retryAfterSeconds) });
+  }
+}

@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type DatabaseHandle, openPglite, openPostgres } from '../src/db/client.js';
-import { type Tx, withSystem } from '../src/db/scope.js';
+import { withSystem, type WriteTx } from '../src/db/scope.js';
 import { DEFAULT_TEST_PASSWORD } from '../src/seed/factories.js';
 
 export { DEFAULT_TEST_PASSWORD };
@@ -18,11 +18,14 @@ function withDatabase(url: string, database: string) {
 }
 
 /** A fresh, migrated database for one test file: a copy of the run's template or PGlite dump. */
-export async function createTestDatabase(): Promise<DatabaseHandle & { kind: 'postgres' | 'pglite' }> {
+/** Database options a test may change (a short wait or statement timeout to provoke a 503). */
+export type TestDatabaseOptions = { maxWaitMs?: number; statementTimeoutMs?: number };
+
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<DatabaseHandle & { kind: 'postgres' | 'pglite' }> {
   const testDb = inject('testDb');
   if (testDb.kind === 'pglite') {
     const dump = new Blob([readFileSync(testDb.dumpFile)]);
-    return openPglite({ loadDataDir: dump, migrate: false });
+    return openPglite({ loadDataDir: dump, migrate: false, maxWaitMs: options.maxWaitMs });
   }
   const name = `${testDb.template}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: testDb.url });
@@ -37,7 +40,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { kind: 'po
       await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
     }
   }
-  const handle = await openPostgres(withDatabase(testDb.url, name), { migrate: false, max: 4 });
+  const handle = await openPostgres(withDatabase(testDb.url, name), { migrate: false, max: 4, ...options });
   return {
     ...handle,
     async close() {
@@ -52,17 +55,21 @@ export type TestContext = {
   app: FastifyInstance;
   database: DatabaseHandle;
   /** Runs factories across organizations, as the seed does. */
-  seed<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  seed<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T>;
   login(email: string, password?: string): Promise<string>;
   /** app.inject with a bearer token. */
   as(token: string, options: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 };
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestContext> {
-  const database = await createTestDatabase();
+export async function createTestApp(
+  env: Record<string, string> = {},
+  databaseOptions: TestDatabaseOptions = {},
+  logStream?: NodeJS.WritableStream,
+): Promise<TestContext> {
+  const database = await createTestDatabase(databaseOptions);
   const config = loadConfig({ APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', ...env });
-  const app = await buildApp(config, database, { serveWeb: false, logger: false });
+  const app = await buildApp(config, database, { serveWeb: false, logger: false, logStream });
   await app.ready();
   return {
     app,

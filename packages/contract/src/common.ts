@@ -144,3 +144,12 @@ export function todayIso(now: Date = new Date()): string {
 export const ArchiveCountsSchema = z.object({ nbOfArchived: z.number().int(), nbInActivity: z.number().int() });
 
 export const DocumentRefSchema = z.object({ uuid: z.uuid(), name: z.string() });
+
+/** The fields a register's record (driver, vehicle, claim…) ends with. */
+export const registerRecordFields = {
+  /** Filled by the document management issue; empty until then. */
+  documents: z.array(DocumentRefSchema),
+  isArchived: z.boolean(),
+  archivedAt: z.iso.datetime({ offset: true }).nullable(),
+  createdAt: z.iso.datetime({ offset: true }),
+};

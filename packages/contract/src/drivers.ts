@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   ArchiveCountsSchema,
-  DocumentRefSchema,
   EmailSchema,
   pageSchema,
   PaginatedSearchQuerySchema,
@@ -9,6 +8,7 @@ import {
   QueryBooleanSchema,
   requiredText,
   sortBySchema,
+  registerRecordFields,
 } from './common.js';
 
 export const DriverSchema = z.object({
@@ -18,11 +18,7 @@ export const DriverSchema = z.object({
   email: z.string().nullable(),
   /** E.164; shown as 06 12 34 56 78. */
   phone: z.string().nullable(),
-  /** Filled by the document management issue; empty until then. */
-  documents: z.array(DocumentRefSchema),
-  isArchived: z.boolean(),
-  archivedAt: z.iso.datetime({ offset: true }).nullable(),
-  createdAt: z.iso.datetime({ offset: true }),
+  ...registerRecordFields,
 });
 export type Driver = z.infer<typeof DriverSchema>;
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  DocumentRefSchema,
   IsoDateSchema,
   optionalText,
   pageSchema,
@@ -10,6 +9,7 @@ import {
   todayIso,
   requiredRef,
   UuidSchema,
+  registerRecordFields,
 } from './common.js';
 import { EurosSchema } from './money.js';
 
@@ -44,10 +44,7 @@ export const SinisterSchema = z.object({
   /** Euros with cents (paid amounts and reserves). */
   totalCost: z.number(),
   guarantee: GuaranteeSchema.nullable(),
-  documents: z.array(DocumentRefSchema),
-  isArchived: z.boolean(),
-  archivedAt: z.iso.datetime({ offset: true }).nullable(),
-  createdAt: z.iso.datetime({ offset: true }),
+  ...registerRecordFields,
 });
 export type Sinister = z.infer<typeof SinisterSchema>;
 

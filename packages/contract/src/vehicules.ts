@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import {
   ArchiveCountsSchema,
-  DocumentRefSchema,
   IsoDateSchema,
   pageSchema,
   PaginatedSearchQuerySchema,
   QueryBooleanSchema,
   requiredText,
   sortBySchema,
+  registerRecordFields,
 } from './common.js';
+import { normalizePlate } from './plates.js';
 
 /** Vehicle categories of DOMAIN.md: `type` holds the code. */
 export const VEHICULE_TYPES = [
@@ -49,10 +50,7 @@ export const VehiculeSchema = z.object({
   immatriculation: z.string().nullable(),
   /** Set when the plate is not a usual French one: accepted, but worth a second look. */
   immatriculationWarning: z.string().nullable(),
-  documents: z.array(DocumentRefSchema),
-  isArchived: z.boolean(),
-  archivedAt: z.iso.datetime({ offset: true }).nullable(),
-  createdAt: z.iso.datetime({ offset: true }),
+  ...registerRecordFields,
 });
 export type Vehicule = z.infer<typeof VehiculeSchema>;
 
@@ -82,9 +80,15 @@ export const VehiculeFilterQuerySchema = z.object({
   end: IsoDateSchema.optional(),
 });
 
+/** A period is read from its start to its end. */
+const periodInOrder: [(q: { start?: string; end?: string }) => boolean, { error: string; path: string[] }] = [
+  (q) => !q.start || !q.end || q.start <= q.end,
+  { error: 'La date de début doit précéder la date de fin', path: ['end'] },
+];
+
 export const ListVehiculesQuerySchema = PaginatedSearchQuerySchema.extend(VehiculeFilterQuerySchema.shape)
   .extend({ sortBy: sortBySchema(VEHICULE_SORT_COLUMNS) })
-  .refine((q) => !q.start || !q.end || q.start <= q.end, { error: 'La date de début doit précéder la date de fin', path: ['end'] });
+  .refine(...periodInOrder);
 export type ListVehiculesQuery = z.input<typeof ListVehiculesQuerySchema>;
 
 export const VehiculePageSchema = pageSchema(VehiculeSchema).extend(ArchiveCountsSchema.shape);
@@ -92,11 +96,24 @@ export type VehiculePage = z.infer<typeof VehiculePageSchema>;
 
 const optionalDate = IsoDateSchema.nullable().optional();
 
+/**
+ * A plate as typed ('ab-123 cd'), stored and compared normalised (AB123CD): letters and digits
+ * only once spaces, dashes and dots are gone.
+ */
+export const PlateSchema = requiredText(20, "L'immatriculation")
+  .transform(normalizePlate)
+  .pipe(
+    z
+      .string()
+      .min(1, { error: "L'immatriculation est obligatoire", abort: true })
+      .regex(/^[\p{L}\p{N}]+$/u, { error: "L'immatriculation ne peut contenir que des lettres et des chiffres" }),
+  );
+
 const vehiculeFields = {
   brand: requiredText(80, 'La marque'),
   model: requiredText(80, 'Le modèle'),
   type: VehiculeTypeSchema,
-  immatriculation: requiredText(20, "L'immatriculation"),
+  immatriculation: PlateSchema,
   circulationDate: optionalDate,
   entryDate: optionalDate,
   exitDate: optionalDate,
@@ -131,5 +148,5 @@ export const ArchiveVehiculeQuerySchema = z.object({
 });
 
 export const CategoryParamsSchema = z.object({ id: VehiculeTypeSchema });
-export const UpdateCategoryQuerySchema = VehiculeFilterQuerySchema;
+export const UpdateCategoryQuerySchema = VehiculeFilterQuerySchema.refine(...periodInOrder);
 export const UpdateCategoryResponseSchema = z.object({ updated: z.number().int() });

@@ -13,17 +13,24 @@ import pg from 'pg';
 import * as drivers from './schema/drivers.js';
 import * as environments from './schema/environments.js';
 import * as organizations from './schema/organizations.js';
+import { registerCounts } from './schema/registers.js';
 import * as reports from './schema/reports.js';
 import * as sinisters from './schema/sinisters.js';
 import * as users from './schema/users.js';
 import * as vehicules from './schema/vehicules.js';
+import { FairShare } from './fair-share.js';
 import { createScopedReadDatabase } from './scoped-reads.js';
 
-export const schema = { ...users, ...environments, ...organizations, ...reports, ...drivers, ...vehicules, ...sinisters };
+export const schema = { ...users, ...environments, ...organizations, ...reports, ...drivers, ...vehicules, ...sinisters, registerCounts };
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
 const scopedReadsByDatabase = new WeakMap<Database, Database>();
+const fairSharesByDatabase = new WeakMap<Database, FairShare>();
+/** The fair share of the database's connections between organizations (db/fair-share.ts). */
+export function fairShareOf(db: Database): FairShare | undefined {
+  return fairSharesByDatabase.get(db);
+}
 function registerScopedReads(db: Database, reads: Database) {
   scopedReadsByDatabase.set(db, reads);
 }
@@ -31,6 +38,9 @@ function registerScopedReads(db: Database, reads: Database) {
 export function scopedReadsOf(db: Database): Database | undefined {
   return scopedReadsByDatabase.get(db);
 }
+
+/** How long a database operation waits for its turn before the request is answered 503 (the pool's own connection timeout). */
+const DEFAULT_MAX_WAIT_MS = 5_000;
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
@@ -57,7 +67,7 @@ const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
 /** PostgreSQL server: migrate on a dedicated connection, then a pool whose sessions run as flotte_app. */
 export async function openPostgres(
   databaseUrl: string,
-  options: { migrate?: boolean; logger?: Logger; max?: number } = {},
+  options: { migrate?: boolean; logger?: Logger; max?: number; maxWaitMs?: number; statementTimeoutMs?: number } = {},
 ): Promise<DatabaseHandle> {
   if (options.migrate !== false) {
     const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
@@ -71,12 +81,13 @@ export async function openPostgres(
       await client.end();
     }
   }
+  const max = options.max ?? 10;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    max: options.max ?? 10,
+    max,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    statement_timeout: 15_000,
+    statement_timeout: options.statementTimeoutMs ?? 15_000,
     idle_in_transaction_session_timeout: 30_000,
     // Every session starts as the role that owns nothing (startup option: no extra query).
     options: `-c role=${APP_ROLE}`,
@@ -86,12 +97,13 @@ export async function openPostgres(
   const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Database;
   const scopedReads = createScopedReadDatabase(pool, schema) as unknown as Database;
   registerScopedReads(db, scopedReads);
+  fairSharesByDatabase.set(db, new FairShare({ capacity: max, maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS }));
   return { db, kind: 'postgres', close: () => pool.end(), pool, scopedReads };
 }
 
 /** Embedded PGlite: files in dataDir, or a copy of a dumped database (tests). */
 export async function openPglite(
-  options: { dataDir?: string; loadDataDir?: Blob | File; migrate?: boolean } = {},
+  options: { dataDir?: string; loadDataDir?: Blob | File; migrate?: boolean; maxWaitMs?: number } = {},
 ): Promise<DatabaseHandle> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create({
@@ -105,5 +117,8 @@ export async function openPglite(
   }
   // PGlite's only user is a superuser, which bypasses row-level security even with FORCE.
   await client.exec(`SET ROLE ${APP_ROLE}`);
-  return { db: raw as unknown as Database, kind: 'pglite', close: () => client.close(), pglite: client };
+  const db = raw as unknown as Database;
+  // One query at a time in PGlite: the organizations take turns for it.
+  fairSharesByDatabase.set(db, new FairShare({ capacity: 1, maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS }));
+  return { db, kind: 'pglite', close: () => client.close(), pglite: client };
 }

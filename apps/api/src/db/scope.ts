@@ -1,48 +1,90 @@
-import { sql } from 'drizzle-orm';
-import { APP_ROLE, type Database, scopedReadsOf, SYSTEM_ROLE } from './client.js';
-import { runScopedRead } from './scoped-reads.js';
+import { type SQL, sql } from 'drizzle-orm';
+import { APP_ROLE, type Database, fairShareOf, scopedReadsOf, SYSTEM_ROLE } from './client.js';
+import { type ReadScope, tryOneStatementRead } from './scoped-reads.js';
 
-/** What repositories run on: a transaction, or the single-message read database. */
-export type Tx = Database;
+/**
+ * What repositories write with: a transaction scoped to one organization (withTenant) or to the
+ * whole platform (withSystem). A write transaction can also read: a WriteTx is a ReadTx.
+ */
+export type WriteTx = Database;
+
+/**
+ * What repositories read with: one consistent snapshot of the database that cannot write (the
+ * database refuses it: the read runs read-only). Several statements of one read see the same data.
+ */
+export type ReadTx = Omit<Database, 'insert' | 'update' | 'delete' | 'transaction' | 'refreshMaterializedView'>;
+
+function tenantScope(organizationUuid: string): SQL {
+  return sql`SELECT set_config('role', ${APP_ROLE}, true), set_config('app.org_id', ${organizationUuid}, true)`;
+}
+const systemScope = sql`SELECT set_config('role', ${SYSTEM_ROLE}, true)`;
+/** The fair share's key of work across organizations (db/fair-share.ts). */
+const SYSTEM_KEY = 'system';
+
+/** Runs a database operation in its organization's turn for a connection (decision 011). */
+function inTurn<T>(db: Database, key: string, fn: () => Promise<T>): Promise<T> {
+  const share = fairShareOf(db);
+  return share ? share.run(key, fn) : fn();
+}
 
 /**
  * Runs fn in a transaction scoped to one organization: row-level security then hides every
  * other organization's rows, even from a query that forgets its WHERE.
  */
-export function withTenant<T>(db: Database, organizationUuid: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(
-      sql`SELECT set_config('role', ${APP_ROLE}, true), set_config('app.org_id', ${organizationUuid}, true)`,
-    );
-    return fn(tx);
-  });
+export function withTenant<T>(db: Database, organizationUuid: string, fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+  return inTurn(db, organizationUuid, () =>
+    db.transaction(async (tx) => {
+      await tx.execute(tenantScope(organizationUuid));
+      return fn(tx);
+    }),
+  );
 }
 
 /**
  * Runs fn across organizations: login, the organization directory, role checks. Only services
  * that check access themselves use it; feature data (drivers, vehicles, claims…) never does.
  */
-export function withSystem<T>(db: Database, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT set_config('role', ${SYSTEM_ROLE}, true)`);
-    return fn(tx);
-  });
+export function withSystem<T>(db: Database, fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+  return inTurn(db, SYSTEM_KEY, () =>
+    db.transaction(async (tx) => {
+      await tx.execute(systemScope);
+      return fn(tx);
+    }),
+  );
+}
+
+/** A REPEATABLE READ, READ ONLY transaction: every statement of fn sees the same snapshot. */
+function snapshot<T>(db: Database, scope: SQL, fn: (tx: ReadTx) => Promise<T>): Promise<T> {
+  return db.transaction(
+    async (tx) => {
+      await tx.execute(scope);
+      return fn(tx);
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }
 
 /**
- * Read-only work for one organization: on PostgreSQL each query is one round trip carrying its
- * own scope (db/scoped-reads.ts, decision 005); on PGlite a withTenant transaction. Queries are
- * independent (no snapshot shared between them): use withTenant when they must agree.
+ * Reads for one organization, as one consistent snapshot. Most reads are a single statement: on
+ * PostgreSQL that statement travels in one write with its scope (db/scoped-reads.ts, decision
+ * 006) and is its own snapshot. A read that turns out to need a second statement is started
+ * again inside a REPEATABLE READ READ ONLY transaction (decision 010), so fn may run twice: it
+ * must only read.
  */
-export function readTenant<T>(db: Database, organizationUuid: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const reads = scopedReadsOf(db);
-  if (!reads) return withTenant(db, organizationUuid, fn);
-  return runScopedRead({ role: 'flotte_app', organizationUuid }, () => fn(reads));
+export function readTenant<T>(db: Database, organizationUuid: string, fn: (tx: ReadTx) => Promise<T>): Promise<T> {
+  return inTurn(db, organizationUuid, () => read(db, { role: APP_ROLE, organizationUuid }, tenantScope(organizationUuid), fn));
 }
 
-/** Read-only work across organizations, one round trip per query on PostgreSQL. */
-export function readSystem<T>(db: Database, fn: (tx: Tx) => Promise<T>): Promise<T> {
+/** Read-only work across organizations, as readTenant. */
+export function readSystem<T>(db: Database, fn: (tx: ReadTx) => Promise<T>): Promise<T> {
+  return inTurn(db, SYSTEM_KEY, () => read(db, { role: SYSTEM_ROLE }, systemScope, fn));
+}
+
+async function read<T>(db: Database, scope: ReadScope, scopeSql: SQL, fn: (tx: ReadTx) => Promise<T>): Promise<T> {
   const reads = scopedReadsOf(db);
-  if (!reads) return withSystem(db, fn);
-  return runScopedRead({ role: 'flotte_system' }, () => fn(reads));
+  if (reads) {
+    const attempt = await tryOneStatementRead(scope, () => fn(reads));
+    if (attempt.done) return attempt.value;
+  }
+  return snapshot(db, scopeSql, fn);
 }

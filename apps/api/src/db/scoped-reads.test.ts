@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDrivers, createOrganization } from '../seed/factories.js';
 import { createTestApp, type TestContext } from '../../test/test-app.js';
 import { drivers } from './schema/drivers.js';
-import { readTenant, type Tx } from './scope.js';
+import { type ReadTx as Tx, readTenant } from './scope.js';
 import pg from 'pg';
 import { schema } from './client.js';
 import { createScopedReadDatabase, MAX_STATEMENTS_PER_CONNECTION, runScopedRead } from './scoped-reads.js';

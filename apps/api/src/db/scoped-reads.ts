@@ -14,16 +14,28 @@ import { serialize } from 'pg-protocol';
  *   Sync
  *
  * PostgreSQL runs everything before a Sync as one implicit transaction, so the transaction-local
- * scope covers exactly that query and is gone afterwards, as in withTenant. Values travel as bind
+ * scope covers exactly that query and is gone afterwards, as in withTenant. A read sends one
+ * statement this way; a read of several statements runs in a snapshot instead (db/scope.ts). Values travel as bind
  * parameters (nothing is inlined into the SQL), and a query that has a name (Drizzle's
  * `.prepare(name)`) is parsed once per connection: PostgreSQL then reuses its plan.
  */
 
 export type ReadScope = { role: 'flotte_app'; organizationUuid: string } | { role: 'flotte_system' };
 
-const scopes = new AsyncLocalStorage<ReadScope>();
+/** A read in progress: its scope, and whether it already sent its one statement. */
+type ReadState = { scope: ReadScope; sent: boolean; secondStatement: boolean };
+const reads = new AsyncLocalStorage<ReadState>();
+
+/** Thrown at a read's second statement: the read runs again as a snapshot (db/scope.ts). */
+class SecondStatement extends Error {
+  constructor() {
+    super('a scoped read sends one statement; this read runs again in a snapshot');
+  }
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SCOPE_SQL = "SELECT set_config('role', $1, true), set_config('app.org_id', $2, true), set_config('plan_cache_mode', coalesce($3, current_setting('plan_cache_mode')), true)";
+// transaction_read_only: a read cannot write, whatever its SQL says.
+const SCOPE_SQL =
+  "SELECT set_config('role', $1, true), set_config('app.org_id', $2, true), set_config('plan_cache_mode', coalesce($3, current_setting('plan_cache_mode')), true), set_config('transaction_read_only', 'on', true)";
 
 /**
  * Named statements kept per connection, least recently used first out (a Close message in the
@@ -132,11 +144,17 @@ class ScopedQuery extends (pg.Query as unknown as new (config: QueryConfig & { c
 export function createScopedReadDatabase<TSchema extends Record<string, unknown>>(pool: pg.Pool, schema: TSchema) {
   const client = {
     async query(config: QueryConfig | string, values?: unknown[]) {
-      const scope = scopes.getStore();
-      // Outside runScopedRead nothing is sent: no scope, no query.
-      if (!scope) throw new Error('scoped read outside of a scope');
+      const state = reads.getStore();
+      // Outside tryOneStatementRead nothing is sent: no scope, no query.
+      if (!state) throw new Error('scoped read outside of a scope');
+      // Each statement here is its own transaction: a second one could see other data than the first.
+      if (state.sent) {
+        state.secondStatement = true;
+        throw new SecondStatement();
+      }
+      state.sent = true;
       const query = typeof config === 'string' ? { text: config } : config;
-      const scoped = scopeValues(scope);
+      const scoped = scopeValues(state.scope);
       const connection = await pool.connect();
       try {
         const results = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
@@ -160,8 +178,27 @@ export function createScopedReadDatabase<TSchema extends Record<string, unknown>
   return database;
 }
 
-export function runScopedRead<T>(scope: ReadScope, fn: () => PromiseLike<T>): Promise<T> {
-  // Awaited inside the scope: a drizzle builder is a lazy thenable that would otherwise run
-  // (and look for its scope) only after run() has returned.
-  return scopes.run(scope, async () => await fn());
+/**
+ * Runs a read whose queries go through the database of createScopedReadDatabase. When it sends
+ * one statement, its result; when it tries a second one (which could see other data than the
+ * first), `done: false` (even if fn caught the error): the caller runs it again in a snapshot.
+ */
+export async function tryOneStatementRead<T>(scope: ReadScope, fn: () => PromiseLike<T>): Promise<{ done: true; value: T } | { done: false }> {
+  const state: ReadState = { scope, sent: false, secondStatement: false };
+  try {
+    // Awaited inside the scope: a drizzle builder is a lazy thenable that would otherwise run
+    // (and look for its scope) only after run() has returned.
+    const value = await reads.run(state, async () => await fn());
+    return state.secondStatement ? { done: false } : { done: true, value };
+  } catch (error) {
+    if (state.secondStatement) return { done: false };
+    throw error;
+  }
+}
+
+/** One statement in a read scope (tests and tools); a second statement fails instead of running. */
+export async function runScopedRead<T>(scope: ReadScope, fn: () => PromiseLike<T>): Promise<T> {
+  const attempt = await tryOneStatementRead(scope, fn);
+  if (!attempt.done) throw new Error('runScopedRead sends one statement: use readTenant for several');
+  return attempt.value;
 }

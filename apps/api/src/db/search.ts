@@ -29,18 +29,8 @@ export function searchPatterns(...terms: string[]): string[] {
  * compares them and the trigram index serves it even under row-level security (decisions 004,
  * 006). Patterns are values or placeholders of a prepared statement.
  */
-export function searchTextMatches(column: SQL | Column, patterns: readonly (string | Placeholder)[]): SQL {
+export function searchTextMatches(column: SQL | Column, patterns: readonly (string | SQL | Placeholder)[]): SQL {
   // The folding as a scalar subquery: evaluated once per statement, not per row, when the pattern is a parameter of a generic plan.
   const conditions = patterns.map((pattern) => sql`${column} like (select lower(f_unaccent(${pattern}::text)))`);
   return conditions.length === 1 ? conditions[0]! : sql`(${sql.join(conditions, sql` or `)})`;
-}
-
-/** Placeholders search0, search1… of a prepared search, one per pattern. */
-export function searchPlaceholders(count: number): Placeholder[] {
-  return Array.from({ length: count }, (_, i) => sql.placeholder(`search${i}`));
-}
-
-/** The values of searchPlaceholders. */
-export function searchValues(patterns: readonly string[]): Record<string, string> {
-  return Object.fromEntries(patterns.map((pattern, i) => [`search${i}`, pattern]));
 }

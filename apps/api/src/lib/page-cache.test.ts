@@ -1,7 +1,7 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drivers } from '../db/schema/drivers.js';
-import { registerCounts } from '../db/schema/sinisters.js';
+import { registerCounts } from '../db/schema/registers.js';
 import { createDrivers, createOrganization, createSinisters, createUser, createVehicules, linkUser } from '../seed/factories.js';
 import { createTestApp, type TestContext } from '../../test/test-app.js';
 import { cachedPage } from './page-cache.js';
@@ -168,13 +168,16 @@ describe('cachedPage', () => {
     };
   }
   const build = (result: { rows: string[] }) => page(result.rows[0]!);
-  /** A database whose tenant reads just run the source (it needs no rows). */
-  const db = () => ({ transaction: (fn: (tx: unknown) => unknown) => fn({ execute: async () => undefined }) }) as never;
+  /** A database the cache is kept for (the source reads nothing from it). */
+  const db = () => ({}) as never;
+  /** The page of `query` as the list kit asks for it. */
+  const cached = (database: never, query: { limit: number; page?: number }, fresh: boolean, s: ReturnType<typeof source>) =>
+    cachedPage(database, { key: `drivers\u0000org\u0000${JSON.stringify(query)}`, limit: query.limit, fresh, version: s.version, read: s.read, build });
 
   it('serves the copy while the version holds, reads again when it moves or when asked to', async () => {
     const database = db();
     const s = source({ version: '1', lastName: 'Bernard' });
-    const get = (fresh = false) => cachedPage(database, 'drivers', 'org', { limit: 10 }, { fresh }, s, build);
+    const get = (fresh = false) => cached(database, { limit: 10 }, fresh, s);
     const first = await get();
     expect(await get()).toBe(first);
     expect(s.state.reads).toBe(1);
@@ -189,14 +192,14 @@ describe('cachedPage', () => {
 
   it('freezes a kept page to its last row, and keeps none of more than 100 rows', async () => {
     const database = db();
-    const kept = await cachedPage(database, 'drivers', 'org', { limit: 10 }, {}, source({ version: '1', lastName: 'Bernard' }), build);
+    const kept = await cached(database, { limit: 10 }, false, source({ version: '1', lastName: 'Bernard' }));
     expect(Object.isFrozen(kept.data[0]!.driver)).toBe(true);
     expect(() => {
       (kept.data[0]!.driver as { lastName: string }).lastName = 'Autre';
     }).toThrow(TypeError);
     const big = source({ version: '1', lastName: 'Bernard' });
-    await cachedPage(database, 'drivers', 'org', { limit: 150 }, {}, big, build);
-    const again = await cachedPage(database, 'drivers', 'org', { limit: 150 }, {}, big, build);
+    await cached(database, { limit: 150 }, false, big);
+    const again = await cached(database, { limit: 150 }, false, big);
     expect(big.state.reads).toBe(2);
     expect(Object.isFrozen(again)).toBe(false);
   });
@@ -204,7 +207,7 @@ describe('cachedPage', () => {
   it('keeps at most 2 000 pages, the least recently used out first', async () => {
     const database = db();
     const s = source({ version: '1', lastName: 'Bernard' });
-    const get = (i: number) => cachedPage(database, 'drivers', 'org', { limit: 10, page: i } as { limit: number }, {}, s, build);
+    const get = (i: number) => cached(database, { limit: 10, page: i }, false, s);
     await get(0);
     for (let i = 1; i <= 2000; i++) {
       await get(i);

@@ -1,6 +1,4 @@
 import type { Database } from '../db/client.js';
-import type { PageResult, Register } from '../db/registers.js';
-import { readTenant, type Tx } from '../db/scope.js';
 
 /**
  * Register pages already computed, each with the register version it was computed at
@@ -88,41 +86,44 @@ export function wantsFresh(headers: { 'cache-control'?: string; pragma?: string 
   return cacheControl.includes('no-cache') || cacheControl.includes('no-store') || String(headers.pragma ?? '').toLowerCase().includes('no-cache');
 }
 
-export type PageOptions = { fresh?: boolean };
+export type CachedPageSource<Result, Page> = {
+  /** Everything the page depends on besides the registers' data (the list, the organization, the validated query). */
+  key: string;
+  /** Rows asked for: pages of more than MAX_CACHED_LIMIT rows are not kept. */
+  limit: number;
+  /** Compute it afresh even when a copy is held (and keep the new one). */
+  fresh: boolean;
+  /** The current version of the registers the page shows (one small statement). */
+  version: () => Promise<string>;
+  /** The page's data, with the version it was read at (in the same statement). */
+  read: () => Promise<Result & { version: string; rows: readonly unknown[] }>;
+  /** The answer made of the data. */
+  build: (result: Result) => Page;
+};
 
 /**
- * A register page of the organization: the copy held, when the registers it shows are still at
- * the version it was computed at (`version`, one small statement, checks it), otherwise `read`
- * and keep its result. Both run as tenant reads. The key is everything the page depends on
- * besides the registers' data: the validated query.
+ * A page held for `key`, when the registers it shows are still at the version it was computed at
+ * (`version` checks it), otherwise `read` and keep its result. Only the list kit (db/list-kit.ts)
+ * calls it.
  */
-export async function cachedPage<Row, Page>(
-  db: Database,
-  register: Register,
-  organizationUuid: string,
-  query: { limit: number },
-  options: PageOptions,
-  source: { version: (tx: Tx) => Promise<string>; read: (tx: Tx) => Promise<PageResult<Row>> },
-  build: (result: PageResult<Row>) => Page,
-): Promise<Page> {
+export async function cachedPage<Result, Page>(db: Database, source: CachedPageSource<Result, Page>): Promise<Page> {
   let cache = caches.get(db);
   if (!cache) {
     cache = new PageCache(MAX_ENTRIES, MAX_BYTES);
     caches.set(db, cache);
   }
-  const key = `${register}\u0000${organizationUuid}\u0000${JSON.stringify(query)}`;
-  const kept = query.limit <= MAX_CACHED_LIMIT;
-  const held = kept && !options.fresh ? cache.get(key) : undefined;
+  const kept = source.limit <= MAX_CACHED_LIMIT;
+  const held = kept && !source.fresh ? cache.get(source.key) : undefined;
   // Identical requests arriving together are NOT merged into one read: a request sent after a
   // write has committed must see it, and a read started before that write would not.
-  if (held && (await readTenant(db, organizationUuid, source.version)) === held.version) return held.page as Page;
-  const result = await readTenant(db, organizationUuid, source.read);
-  const page = build(result);
+  if (held && (await source.version()) === held.version) return held.page as Page;
+  const result = await source.read();
+  const page = source.build(result);
   if (kept) {
     // Shared between requests from now on: frozen, so that no caller can change another's answer.
     deepFreeze(page);
     sharedPages.set(page as object, null);
-    cache.set(key, result.version, page, (result.rows.length + 1) * BYTES_PER_ROW);
+    cache.set(source.key, result.version, page, (result.rows.length + 1) * BYTES_PER_ROW);
   }
   return page;
 }

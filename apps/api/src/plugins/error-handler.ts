@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, HTTP_ERROR_NAMES } from '../errors.js';
+import { OverloadedError } from '../db/fair-share.js';
+import { AppError, HTTP_ERROR_NAMES, ServiceUnavailableError } from '../errors.js';
 
 type Detail = { path: string; message: string };
 
@@ -21,6 +22,26 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Longueur de contenu invalide.',
 };
 
+/** Seconds a client is asked to wait after a 503. */
+const RETRY_AFTER_SECONDS = 2;
+
+/**
+ * Why the database could not serve the request in time, if that is the error: a statement
+ * cancelled by its timeout (57014), no pooled connection within the pool's wait, or no turn
+ * within the fair share's (db/fair-share.ts). Drizzle wraps the driver's error in `cause`.
+ */
+function overloadOf(error: unknown): string | null {
+  let current = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    if (current instanceof OverloadedError) return 'no database turn in time';
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (code === '57014') return 'statement timeout';
+    if (typeof message === 'string' && message.includes('timeout exceeded when trying to connect')) return 'no pooled connection in time';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
 /** One error envelope for the whole API: { statusCode, error, message (French), details? }. */
 export function registerErrorHandlers(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -38,6 +59,14 @@ export function registerErrorHandlers(app: FastifyInstance) {
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
       return reply.status(err.statusCode).send(envelope(err.statusCode, err.message, err.details));
+    }
+    const overload = overloadOf(err);
+    if (overload) {
+      // Not a defect: the service is saturated. Said at warn, with whose request it was.
+      request.log.warn({ reason: overload, route: request.routeOptions.url, organization: request.ctx?.organizationUuid ?? null }, 'database overloaded: 503');
+      const unavailable = new ServiceUnavailableError(RETRY_AFTER_SECONDS);
+      reply.headers(unavailable.headers!);
+      return reply.status(503).send(envelope(503, unavailable.message));
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err, issues: err.cause.issues }, 'response does not match its schema');

@@ -1,5 +1,5 @@
 import type { VehiculeTypeCode } from '@flotte/contract';
-import type { Tx } from '../db/scope.js';
+import type { WriteTx } from '../db/scope.js';
 import { createDrivers, createSinisters, createVehicules, type SinisterInput, type VehiculeInput } from './factories.js';
 
 /**
@@ -118,7 +118,7 @@ export const DURAND_PLAN: FleetPlan = {
   claims: 32,
 };
 
-export async function seedFleet(tx: Tx, organizationUuid: string, plan: FleetPlan, today = new Date()) {
+export async function seedFleet(tx: WriteTx, organizationUuid: string, plan: FleetPlan, today = new Date()) {
   const r = random(plan.seed);
   const start = addDays(today, -3 * 365);
   const plates = new Set<string>();

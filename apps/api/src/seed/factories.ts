@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { normalizePlate, type Role } from '@flotte/contract';
 import { eq } from 'drizzle-orm';
-import type { Tx } from '../db/scope.js';
+import type { WriteTx } from '../db/scope.js';
 import { drivers } from '../db/schema/drivers.js';
 import { guarantees, sinisters } from '../db/schema/sinisters.js';
 import { users } from '../db/schema/users.js';
@@ -38,7 +38,7 @@ export type UserInput = {
   avatarUrl?: string | null;
 };
 
-export async function createUser(tx: Tx, input: UserInput = {}) {
+export async function createUser(tx: WriteTx, input: UserInput = {}) {
   const email = input.email ?? `utilisateur-${randomUUID().slice(0, 8)}@exemple.fr`;
   const [row] = await tx
     .insert(users)
@@ -57,7 +57,7 @@ export async function createUser(tx: Tx, input: UserInput = {}) {
 }
 
 export async function createEnvironment(
-  tx: Tx,
+  tx: WriteTx,
   input: { title?: string; bookingUrl?: string | null; refererEmail?: string | null; tiers?: { title: string; startAt: Date }[] } = {},
 ) {
   const uuid = await environmentsService.createEnvironmentRecord(tx, {
@@ -69,7 +69,7 @@ export async function createEnvironment(
   return { uuid };
 }
 
-export async function createOrganization(tx: Tx, input: { title?: string; environmentUuid?: string | null } = {}) {
+export async function createOrganization(tx: WriteTx, input: { title?: string; environmentUuid?: string | null } = {}) {
   const uuid = await organizationsService.createOrganization(tx, {
     title: input.title ?? `Société ${randomUUID().slice(0, 6)}`,
     environmentUuid: input.environmentUuid ?? null,
@@ -77,19 +77,19 @@ export async function createOrganization(tx: Tx, input: { title?: string; enviro
   return { uuid };
 }
 
-export async function linkUser(tx: Tx, organizationUuid: string, userUuid: string) {
+export async function linkUser(tx: WriteTx, organizationUuid: string, userUuid: string) {
   const uuid = await organizationsService.addMember(tx, organizationUuid, userUuid);
   return { uuid: uuid! };
 }
 
-export async function attachToEnvironment(tx: Tx, environmentUuid: string, userUuid: string) {
+export async function attachToEnvironment(tx: WriteTx, environmentUuid: string, userUuid: string) {
   return { uuid: await environmentsService.attachUser(tx, environmentUuid, userUuid) };
 }
 
 /** Fleet registers. These insert in bulk inside the caller's transaction (system scope). */
 export type DriverInput = { firstName?: string; lastName?: string; email?: string | null; phone?: string | null; archivedAt?: Date | null };
 
-export async function createDrivers(tx: Tx, organizationUuid: string, inputs: DriverInput[]) {
+export async function createDrivers(tx: WriteTx, organizationUuid: string, inputs: DriverInput[]) {
   if (inputs.length === 0) return [];
   return tx
     .insert(drivers)
@@ -118,7 +118,7 @@ export type VehiculeInput = {
   createdAt?: Date;
 };
 
-export async function createVehicules(tx: Tx, organizationUuid: string, inputs: VehiculeInput[]) {
+export async function createVehicules(tx: WriteTx, organizationUuid: string, inputs: VehiculeInput[]) {
   if (inputs.length === 0) return [];
   return tx
     .insert(vehicules)
@@ -157,7 +157,7 @@ export type SinisterInput = {
   archivedAt?: Date | null;
 };
 
-export async function createSinisters(tx: Tx, organizationUuid: string, inputs: SinisterInput[]) {
+export async function createSinisters(tx: WriteTx, organizationUuid: string, inputs: SinisterInput[]) {
   if (inputs.length === 0) return [];
   const guaranteeRows = await tx.select({ uuid: guarantees.uuid, label: guarantees.label }).from(guarantees);
   const guaranteeUuid = (label: string | null | undefined) => {

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, pgTable, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import { registerIndexes, registerKeyColumns, registerTimeColumns } from './registers.js';
 import { drivers } from './drivers.js';
-import { organizations } from './organizations.js';
 import { vehicules } from './vehicules.js';
 
 /** The coverage list of DOMAIN.md; global, editable by ROOT. */
@@ -14,10 +14,7 @@ export const guarantees = pgTable('guarantees', {
 export const sinisters = pgTable(
   'sinisters',
   {
-    uuid: uuid().primaryKey().defaultRandom(),
-    organizationUuid: uuid()
-      .notNull()
-      .references(() => organizations.uuid, { onDelete: 'cascade' }),
+    ...registerKeyColumns(),
     vehiculeUuid: uuid().references(() => vehicules.uuid, { onDelete: 'set null' }),
     driverUuid: uuid().references(() => drivers.uuid, { onDelete: 'set null' }),
     guaranteeUuid: uuid().references(() => guarantees.uuid, { onDelete: 'set null' }),
@@ -34,41 +31,25 @@ export const sinisters = pgTable(
     immatriculation: text(),
     /** Paid amounts and reserves, in cents: never a float. */
     totalCostCents: bigint({ mode: 'number' }).notNull().default(0),
+    /**
+     * The driver's name as the search reads it, kept by triggers (migration 0009): set from the
+     * driver when the claim is written, followed when the driver is renamed, cleared with the link.
+     */
+    driverName: text(),
     /** Folded text the search runs on (lower case, no accents), kept by PostgreSQL; see decision 004. */
-    searchText: text().generatedAlwaysAs((): SQL => sql`lower(f_unaccent(coalesce(${sinisters.sinisterIntermediateRef}, '') || ' ' || coalesce(${sinisters.immatriculation}, '') || ' ' || coalesce(${sinisters.city}, '')))`),
+    searchText: text().generatedAlwaysAs(
+      (): SQL =>
+        sql`lower(f_unaccent(coalesce(${sinisters.sinisterIntermediateRef}, '') || ' ' || coalesce(${sinisters.immatriculation}, '') || ' ' || coalesce(${sinisters.city}, '') || ' ' || coalesce(${sinisters.driverName}, '')))`,
+    ),
     /** Sort key of the city in French reading order, stored so a sort never recomputes it. */
     cityKey: text().generatedAlwaysAs((): SQL => sql`lower(f_unaccent(${sinisters.city}))`),
-    archivedAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...registerTimeColumns(),
   },
   (t) => [
     check('sinisters_responsibility_rate_check', sql`${t.responsibilityRate} in (0, 25, 50, 75, 100)`),
     check('sinisters_total_cost_check', sql`${t.totalCostCents} >= 0`),
-    index('sinisters_org_date_idx').on(t.organizationUuid, t.sinisterDate, t.uuid),
-    index('sinisters_org_ref_idx').on(t.organizationUuid, t.sinisterIntermediateRef, t.uuid),
-    index('sinisters_org_city_idx').on(t.organizationUuid, t.cityKey, t.uuid),
-    index('sinisters_org_cost_idx').on(t.organizationUuid, t.totalCostCents, t.uuid),
-    index('sinisters_org_plate_idx').on(t.organizationUuid, t.immatriculation, t.uuid),
-    index('sinisters_org_created_idx').on(t.organizationUuid, t.createdAt, t.uuid),
+    ...registerIndexes('sinisters', t, { date: t.sinisterDate, ref: t.sinisterIntermediateRef, city: t.cityKey, cost: t.totalCostCents, plate: t.immatriculation, created: t.createdAt }),
     index('sinisters_vehicule_idx').on(t.vehiculeUuid),
     index('sinisters_driver_idx').on(t.driverUuid),
-    index('sinisters_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
-);
-
-/** Active and archived counts per organization, kept by triggers (no count(*) on every list). */
-export const registerCounts = pgTable(
-  'register_counts',
-  {
-    organizationUuid: uuid()
-      .notNull()
-      .references(() => organizations.uuid, { onDelete: 'cascade' }),
-    register: text({ enum: ['drivers', 'vehicules', 'sinisters'] }).notNull(),
-    active: bigint({ mode: 'number' }).notNull().default(0),
-    archived: bigint({ mode: 'number' }).notNull().default(0),
-    /** Moved by every write to the register, only ever up (migration 0008): a list read at one version is still true at it. */
-    version: bigint({ mode: 'number' }).notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.organizationUuid, t.register] })],
 );

@@ -1,18 +1,18 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/scope.js';
+import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { refreshTokens } from '../../db/schema/users.js';
 
-export async function insertRefreshToken(tx: Tx, values: { userUuid: string; family: string; tokenHash: string; expiresAt: Date }) {
+export async function insertRefreshToken(tx: WriteTx, values: { userUuid: string; family: string; tokenHash: string; expiresAt: Date }) {
   await tx.insert(refreshTokens).values(values);
 }
 
-export async function findRefreshToken(tx: Tx, tokenHash: string) {
+export async function findRefreshToken(tx: ReadTx, tokenHash: string) {
   const [row] = await tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
   return row ?? null;
 }
 
 /** Marks the token used, only if nobody used it first: the loser of a race sees a reuse. */
-export async function claimRefreshToken(tx: Tx, uuid: string) {
+export async function claimRefreshToken(tx: WriteTx, uuid: string) {
   const rows = await tx
     .update(refreshTokens)
     .set({ usedAt: new Date() })
@@ -21,13 +21,13 @@ export async function claimRefreshToken(tx: Tx, uuid: string) {
   return rows.length === 1;
 }
 
-export async function revokeFamily(tx: Tx, family: string) {
+export async function revokeFamily(tx: WriteTx, family: string) {
   await tx
     .update(refreshTokens)
     .set({ revokedAt: sql`coalesce(${refreshTokens.revokedAt}, now())` })
     .where(eq(refreshTokens.family, family));
 }
 
-export async function deleteExpired(tx: Tx) {
+export async function deleteExpired(tx: WriteTx) {
   await tx.delete(refreshTokens).where(sql`${refreshTokens.expiresAt} < now() - interval '1 day'`);
 }

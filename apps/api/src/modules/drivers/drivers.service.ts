@@ -1,16 +1,16 @@
-import type { CreateDriverBodySchema, Driver, ListDriversQuerySchema, UpdateDriverBodySchema } from '@flotte/contract';
+import type { CreateDriverBodySchema, Driver, UpdateDriverBodySchema } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { readTenant, withTenant } from '../../db/scope.js';
-import { ForbiddenError, NotFoundError } from '../../errors.js';
-import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
-import { cachedPage, type PageOptions } from '../../lib/page-cache.js';
-import { toPage } from '../../lib/pagination.js';
-import * as repo from './drivers.repository.js';
+import { insertRecord, updateRecord } from '../../db/records.js';
+import { withTenant } from '../../db/scope.js';
+import { NotFoundError } from '../../errors.js';
+import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
+import { registerService } from '../../lib/register-service.js';
+import { type DriverRow, driverList } from './drivers.repository.js';
 
 const NOT_FOUND = 'Conducteur introuvable';
 
-export function toDriver(row: Pick<repo.DriverRow, 'uuid' | 'firstName' | 'lastName' | 'email' | 'phone' | 'archivedAt' | 'createdAt'>): Driver {
+export function toDriver(row: DriverRow): Driver {
   return {
     uuid: row.uuid,
     firstName: row.firstName,
@@ -24,62 +24,24 @@ export function toDriver(row: Pick<repo.DriverRow, 'uuid' | 'firstName' | 'lastN
   };
 }
 
-export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListDriversQuerySchema>, options: PageOptions = {}) {
-  const organizationUuid = requireOrganization(ctx);
-  return cachedPage(
-    db,
-    'drivers',
-    organizationUuid,
-    query,
-    options,
-    { version: (tx) => repo.listVersion(tx, organizationUuid), read: (tx) => repo.listDrivers(tx, organizationUuid, query) },
-    ({ rows, total, totalIsCapped, counts }) => ({ ...toPage(rows.map(toDriver), total, query.page, query.limit, totalIsCapped), ...counts }),
-  );
-}
-
-export async function getOne(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await readTenant(db, requireOrganization(ctx), (tx) => repo.findDriver(tx, uuid));
-  if (!row) throw new NotFoundError(NOT_FOUND);
-  return toDriver(row);
-}
+// A driver archived keeps its claims pointing at it; deleted for good, its claims lose the link.
+export const { list, getOne, archive, restore, hardDelete } = registerService({
+  list: driverList,
+  toItem: toDriver,
+  notFound: NOT_FOUND,
+  adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un conducteur',
+});
 
 export async function create(db: Database, ctx: AuthContext, body: z.output<typeof CreateDriverBodySchema>) {
   const organizationUuid = requireOrganization(ctx);
   const row = await withTenant(db, organizationUuid, (tx) =>
-    repo.insertDriver(tx, organizationUuid, { firstName: body.firstName, lastName: body.lastName, email: body.email ?? null, phone: body.phone ?? null }),
+    insertRecord(tx, driverList, { organizationUuid, firstName: body.firstName, lastName: body.lastName, email: body.email ?? null, phone: body.phone ?? null }),
   );
   return toDriver(row);
 }
 
 export async function update(db: Database, ctx: AuthContext, uuid: string, body: z.output<typeof UpdateDriverBodySchema>) {
-  const row = await withTenant(db, requireOrganization(ctx), (tx) => repo.updateDriver(tx, uuid, body));
+  const row = await withTenant(db, requireOrganization(ctx), (tx) => updateRecord(tx, driverList, uuid, body));
   if (!row) throw new NotFoundError(NOT_FOUND);
   return toDriver(row);
-}
-
-/** Soft delete: the driver leaves the active list; its claims keep pointing at it. */
-export async function archive(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await withTenant(db, requireOrganization(ctx), async (tx) => {
-    const current = await repo.findDriver(tx, uuid);
-    if (!current) return null;
-    return current.archivedAt ? current : repo.updateDriver(tx, uuid, { archivedAt: new Date() });
-  });
-  if (!row) throw new NotFoundError(NOT_FOUND);
-  return toDriver(row);
-}
-
-export async function restore(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await withTenant(db, requireOrganization(ctx), (tx) => repo.updateDriver(tx, uuid, { archivedAt: null }));
-  if (!row) throw new NotFoundError(NOT_FOUND);
-  return toDriver(row);
-}
-
-/** Permanent deletion, for ADMIN and above. */
-export async function hardDelete(db: Database, ctx: AuthContext, uuid: string) {
-  const organizationUuid = requireOrganization(ctx);
-  await withTenant(db, organizationUuid, async (tx) => {
-    if (!(await repo.findDriver(tx, uuid))) throw new NotFoundError(NOT_FOUND);
-    if (!isAdmin(ctx)) throw new ForbiddenError('Seul un administrateur peut supprimer définitivement un conducteur');
-    await repo.deleteDriver(tx, uuid);
-  });
 }

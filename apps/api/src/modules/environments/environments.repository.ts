@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/scope.js';
+import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { environments, environmentTiers, environmentUsers } from '../../db/schema/environments.js';
 import { organizations } from '../../db/schema/organizations.js';
 import { users } from '../../db/schema/users.js';
@@ -10,7 +10,7 @@ import { containsFolded, frenchOrder } from '../../db/search.js';
 export type EnvironmentValues = Partial<Omit<typeof environments.$inferInsert, 'uuid' | 'createdAt'>>;
 
 export async function listEnvironments(
-  tx: Tx,
+  tx: ReadTx,
   only: readonly string[] | 'all',
   options: { search?: string; limit: number; offset: number },
 ) {
@@ -44,12 +44,12 @@ export async function listEnvironments(
   return { rows, total: totalRow?.total ?? 0 };
 }
 
-export async function findEnvironment(tx: Tx, environmentUuid: string) {
+export async function findEnvironment(tx: ReadTx, environmentUuid: string) {
   const [row] = await tx.select().from(environments).where(eq(environments.uuid, environmentUuid)).limit(1);
   return row ?? null;
 }
 
-export async function findTiers(tx: Tx, environmentUuid: string) {
+export async function findTiers(tx: ReadTx, environmentUuid: string) {
   return tx
     .select({ uuid: environmentTiers.uuid, title: environmentTiers.title, startAt: environmentTiers.startAt, endAt: environmentTiers.endAt })
     .from(environmentTiers)
@@ -57,7 +57,7 @@ export async function findTiers(tx: Tx, environmentUuid: string) {
     .orderBy(asc(environmentTiers.startAt));
 }
 
-export async function findEnvironmentUsers(tx: Tx, environmentUuid: string) {
+export async function findEnvironmentUsers(tx: ReadTx, environmentUuid: string) {
   return tx
     .select({
       uuid: environmentUsers.uuid,
@@ -70,7 +70,7 @@ export async function findEnvironmentUsers(tx: Tx, environmentUuid: string) {
 }
 
 /** The environment's superadmin shown in the support dialog (the first attached, if several). */
-export async function findSuperadmin(tx: Tx, environmentUuid: string) {
+export async function findSuperadmin(tx: ReadTx, environmentUuid: string) {
   const [row] = await tx
     .select({
       avatarUrl: users.avatarUrl,
@@ -87,21 +87,21 @@ export async function findSuperadmin(tx: Tx, environmentUuid: string) {
   return row ?? null;
 }
 
-export async function insertEnvironment(tx: Tx, values: EnvironmentValues & { title: string }) {
+export async function insertEnvironment(tx: WriteTx, values: EnvironmentValues & { title: string }) {
   const [row] = await tx.insert(environments).values(values).returning({ uuid: environments.uuid });
   return row!.uuid;
 }
 
-export async function updateEnvironment(tx: Tx, environmentUuid: string, values: EnvironmentValues) {
+export async function updateEnvironment(tx: WriteTx, environmentUuid: string, values: EnvironmentValues) {
   if (Object.keys(values).length === 0) return;
   await tx.update(environments).set(values).where(eq(environments.uuid, environmentUuid));
 }
 
-export async function insertTier(tx: Tx, values: typeof environmentTiers.$inferInsert) {
+export async function insertTier(tx: WriteTx, values: typeof environmentTiers.$inferInsert) {
   await tx.insert(environmentTiers).values(values);
 }
 
-export async function findEnvironmentUser(tx: Tx, environmentUuid: string, userUuid: string) {
+export async function findEnvironmentUser(tx: ReadTx, environmentUuid: string, userUuid: string) {
   const [row] = await tx
     .select({ uuid: environmentUsers.uuid })
     .from(environmentUsers)
@@ -110,11 +110,11 @@ export async function findEnvironmentUser(tx: Tx, environmentUuid: string, userU
   return row ?? null;
 }
 
-export async function insertEnvironmentUser(tx: Tx, environmentUuid: string, userUuid: string) {
+export async function insertEnvironmentUser(tx: WriteTx, environmentUuid: string, userUuid: string) {
   await tx.insert(environmentUsers).values({ environmentUuid, userUuid }).onConflictDoNothing();
   return (await findEnvironmentUser(tx, environmentUuid, userUuid))!.uuid;
 }
 
-export async function deleteEnvironmentUser(tx: Tx, environmentUserUuid: string) {
+export async function deleteEnvironmentUser(tx: WriteTx, environmentUserUuid: string) {
   await tx.delete(environmentUsers).where(eq(environmentUsers.uuid, environmentUserUuid));
 }

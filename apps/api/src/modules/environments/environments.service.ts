@@ -7,7 +7,7 @@ import type {
 } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { type Tx, withSystem } from '../../db/scope.js';
+import { withSystem, type ReadTx } from '../../db/scope.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isRoot, managesEnvironment } from '../../lib/auth-context.js';
 import { offsetOf, toPage } from '../../lib/pagination.js';
@@ -15,7 +15,7 @@ import * as organizationsService from '../organizations/organizations.service.js
 import * as usersService from '../users/users.service.js';
 import * as repo from './environments.repository.js';
 
-async function loadEnvironment(tx: Tx, ctx: AuthContext, environmentUuid: string): Promise<Environment> {
+async function loadEnvironment(tx: ReadTx, ctx: AuthContext, environmentUuid: string): Promise<Environment> {
   const environment = await repo.findEnvironment(tx, environmentUuid);
   if (!environment) throw new NotFoundError('Environnement introuvable');
   const manager = managesEnvironment(ctx, environment.uuid);
@@ -54,7 +54,7 @@ async function currentEnvironmentUuid(db: Database, ctx: AuthContext): Promise<s
  * Is the caller part of this environment (member of one of its organizations, attached, or ROOT)?
  * Any of its organizations counts, not only the current one: a client of two brokers reaches both.
  */
-async function belongsTo(tx: Tx, ctx: AuthContext, environmentUuid: string): Promise<boolean> {
+async function belongsTo(tx: ReadTx, ctx: AuthContext, environmentUuid: string): Promise<boolean> {
   if (managesEnvironment(ctx, environmentUuid) || ctx.environmentUuids.includes(environmentUuid)) return true;
   return organizationsService.isMemberInEnvironment(tx, ctx.userUuid, environmentUuid);
 }

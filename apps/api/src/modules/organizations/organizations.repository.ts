@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/scope.js';
+import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { environments } from '../../db/schema/environments.js';
 import { organizations, organizationUsers } from '../../db/schema/organizations.js';
 import { users } from '../../db/schema/users.js';
@@ -40,7 +40,7 @@ function filterCondition(filter: OrganizationFilter, search: string | undefined)
 }
 
 export async function listOrganizations(
-  tx: Tx,
+  tx: ReadTx,
   filter: OrganizationFilter,
   options: { search?: string; limit: number; offset: number },
 ) {
@@ -59,7 +59,7 @@ export async function listOrganizations(
   return { rows: rows as OrganizationRow[], total: totalRow?.total ?? 0 };
 }
 
-export async function findOrganization(tx: Tx, organizationUuid: string): Promise<OrganizationRow | null> {
+export async function findOrganization(tx: ReadTx, organizationUuid: string): Promise<OrganizationRow | null> {
   const [row] = await tx
     .select(organizationColumns)
     .from(organizations)
@@ -69,7 +69,7 @@ export async function findOrganization(tx: Tx, organizationUuid: string): Promis
   return (row as OrganizationRow | undefined) ?? null;
 }
 
-export async function insertOrganization(tx: Tx, values: typeof organizations.$inferInsert) {
+export async function insertOrganization(tx: WriteTx, values: typeof organizations.$inferInsert) {
   const [row] = await tx.insert(organizations).values(values).returning({ uuid: organizations.uuid });
   return row!.uuid;
 }
@@ -87,7 +87,7 @@ const linkColumns = {
 };
 
 export async function listLinks(
-  tx: Tx,
+  tx: ReadTx,
   by: { userUuid: string } | { organizationUuid: string },
   options: { search?: string; limit: number; offset: number },
 ) {
@@ -125,7 +125,7 @@ export async function listLinks(
 }
 export type LinkRow = Awaited<ReturnType<typeof listLinks>>['rows'][number];
 
-export async function findLink(tx: Tx, linkUuid: string) {
+export async function findLink(tx: ReadTx, linkUuid: string) {
   const [row] = await tx
     .select({ ...linkColumns, organization: organizationColumns })
     .from(organizationUsers)
@@ -137,7 +137,7 @@ export async function findLink(tx: Tx, linkUuid: string) {
   return row ?? null;
 }
 
-export async function findLinkFor(tx: Tx, organizationUuid: string, userUuid: string) {
+export async function findLinkFor(tx: ReadTx, organizationUuid: string, userUuid: string) {
   const [row] = await tx
     .select({ uuid: organizationUsers.uuid })
     .from(organizationUsers)
@@ -146,7 +146,7 @@ export async function findLinkFor(tx: Tx, organizationUuid: string, userUuid: st
   return row ?? null;
 }
 
-export async function hasLinkInEnvironment(tx: Tx, userUuid: string, environmentUuid: string) {
+export async function hasLinkInEnvironment(tx: ReadTx, userUuid: string, environmentUuid: string) {
   const [row] = await tx
     .select({ uuid: organizationUsers.uuid })
     .from(organizationUsers)
@@ -156,7 +156,7 @@ export async function hasLinkInEnvironment(tx: Tx, userUuid: string, environment
   return Boolean(row);
 }
 
-export async function insertLink(tx: Tx, organizationUuid: string, userUuid: string) {
+export async function insertLink(tx: WriteTx, organizationUuid: string, userUuid: string) {
   const [row] = await tx
     .insert(organizationUsers)
     .values({ organizationUuid, userUuid })
@@ -165,11 +165,11 @@ export async function insertLink(tx: Tx, organizationUuid: string, userUuid: str
   return row?.uuid ?? null;
 }
 
-export async function deleteLink(tx: Tx, linkUuid: string) {
+export async function deleteLink(tx: WriteTx, linkUuid: string) {
   await tx.delete(organizationUsers).where(eq(organizationUsers.uuid, linkUuid));
 }
 
-export async function userExists(tx: Tx, userUuid: string) {
+export async function userExists(tx: ReadTx, userUuid: string) {
   const [row] = await tx.select({ uuid: users.uuid }).from(users).where(eq(users.uuid, userUuid)).limit(1);
   return Boolean(row);
 }

@@ -7,7 +7,7 @@ import type {
 } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { type Tx, withSystem } from '../../db/scope.js';
+import { withSystem, type ReadTx, type WriteTx } from '../../db/scope.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, isRoot, isSuperadmin, managesEnvironment } from '../../lib/auth-context.js';
 import { offsetOf, toPage } from '../../lib/pagination.js';
@@ -38,17 +38,17 @@ function toOrganizationUser(row: repo.LinkRow): OrganizationUser {
 }
 
 /** Used by other modules (users: organization switch) to check environment management. */
-export async function findOrganizationEnvironment(tx: Tx, organizationUuid: string): Promise<string | null> {
+export async function findOrganizationEnvironment(tx: ReadTx, organizationUuid: string): Promise<string | null> {
   return (await repo.findOrganization(tx, organizationUuid))?.environmentUuid ?? null;
 }
 
 /** Is the user a member of at least one organization of this environment? (environment service) */
-export async function isMemberInEnvironment(tx: Tx, userUuid: string, environmentUuid: string): Promise<boolean> {
+export async function isMemberInEnvironment(tx: ReadTx, userUuid: string, environmentUuid: string): Promise<boolean> {
   return repo.hasLinkInEnvironment(tx, userUuid, environmentUuid);
 }
 
 /** Organizations in an environment, for the environment service (no access check here). */
-export async function listForEnvironments(tx: Tx, environmentUuids: readonly string[]) {
+export async function listForEnvironments(tx: ReadTx, environmentUuids: readonly string[]) {
   const { rows } = await repo.listOrganizations(tx, { kind: 'environments', environmentUuids }, { limit: 1000, offset: 0 });
   return rows.map(toOrganization);
 }
@@ -82,7 +82,7 @@ export async function listOfMyEnvironments(db: Database, ctx: AuthContext, query
  * caller's own "not found" message, so a foreign id reads like an unknown one), visible but not
  * allowed → 403.
  */
-async function assertCanManageMembers(tx: Tx, ctx: AuthContext, organizationUuid: string, notFound = 'Organisation introuvable') {
+async function assertCanManageMembers(tx: ReadTx, ctx: AuthContext, organizationUuid: string, notFound = 'Organisation introuvable') {
   const organization = await repo.findOrganization(tx, organizationUuid);
   if (!organization) throw new NotFoundError(notFound);
   if (isRoot(ctx) || managesEnvironment(ctx, organization.environmentUuid)) return organization;
@@ -129,9 +129,9 @@ export async function deleteLink(db: Database, ctx: AuthContext, linkUuid: strin
 }
 
 /** For the demo seed and tests. */
-export async function createOrganization(tx: Tx, values: { title: string; environmentUuid?: string | null; avatarUrl?: string | null }) {
+export async function createOrganization(tx: WriteTx, values: { title: string; environmentUuid?: string | null; avatarUrl?: string | null }) {
   return repo.insertOrganization(tx, values);
 }
-export async function addMember(tx: Tx, organizationUuid: string, userUuid: string) {
+export async function addMember(tx: WriteTx, organizationUuid: string, userUuid: string) {
   return repo.insertLink(tx, organizationUuid, userUuid);
 }

@@ -3,17 +3,16 @@ import {
   type CreateSinisterBodySchema,
   eurosToCents,
   type Guarantee,
-  type ListSinistersQuerySchema,
   type Sinister,
   type UpdateSinisterBodySchema,
 } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { readTenant, type Tx, withTenant } from '../../db/scope.js';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../errors.js';
-import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
-import { cachedPage, type PageOptions } from '../../lib/page-cache.js';
-import { toPage } from '../../lib/pagination.js';
+import { findRecord, insertRecord, updateRecord } from '../../db/records.js';
+import { type ReadTx, readTenant, withTenant } from '../../db/scope.js';
+import { BadRequestError, NotFoundError } from '../../errors.js';
+import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
+import { registerService } from '../../lib/register-service.js';
 import * as repo from './sinisters.repository.js';
 
 const NOT_FOUND = 'Sinistre introuvable';
@@ -21,28 +20,31 @@ const NOT_FOUND = 'Sinistre introuvable';
 type CreateBody = z.output<typeof CreateSinisterBodySchema>;
 type UpdateBody = z.output<typeof UpdateSinisterBodySchema>;
 
-export function toSinister({ sinister, vehicule, driver, guarantee }: repo.SinisterView): Sinister {
+export function toSinister(row: repo.SinisterRow): Sinister {
   return {
-    uuid: sinister.uuid,
-    sinisterIntermediateRef: sinister.sinisterIntermediateRef,
-    sinisterDate: sinister.sinisterDate,
-    city: sinister.city,
-    ida: sinister.ida,
-    hasHumanInjury: sinister.hasHumanInjury,
-    damagedVehicule: sinister.damagedVehicule,
-    isThirdImplicated: sinister.isThirdImplicated,
-    isDeclared: sinister.isDeclared,
+    uuid: row.uuid,
+    sinisterIntermediateRef: row.sinisterIntermediateRef,
+    sinisterDate: row.sinisterDate,
+    city: row.city,
+    ida: row.ida,
+    hasHumanInjury: row.hasHumanInjury,
+    damagedVehicule: row.damagedVehicule,
+    isThirdImplicated: row.isThirdImplicated,
+    isDeclared: row.isDeclared,
     // The table's check constraint keeps the rate within RESPONSIBILITY_RATES.
-    responsibilityRate: sinister.responsibilityRate as Sinister['responsibilityRate'],
-    immatriculation: sinister.immatriculation,
-    vehicule,
-    driver,
-    totalCost: centsToEuros(sinister.totalCostCents),
-    guarantee,
+    responsibilityRate: row.responsibilityRate as Sinister['responsibilityRate'],
+    immatriculation: row.immatriculation,
+    vehicule: row.vehiculeUuid ? { uuid: row.vehiculeUuid, immatriculation: row.vehiculePlate, brand: row.vehiculeBrand, model: row.vehiculeModel } : null,
+    driver:
+      row.driverUuid && row.driverFirstName !== null && row.driverLastName !== null
+        ? { uuid: row.driverUuid, firstName: row.driverFirstName, lastName: row.driverLastName }
+        : null,
+    totalCost: centsToEuros(row.totalCostCents),
+    guarantee: row.guaranteeUuid && row.guaranteeLabel !== null ? { uuid: row.guaranteeUuid, label: row.guaranteeLabel } : null,
     documents: [],
-    isArchived: sinister.archivedAt !== null,
-    archivedAt: sinister.archivedAt?.toISOString() ?? null,
-    createdAt: sinister.createdAt.toISOString(),
+    isArchived: row.archivedAt !== null,
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
   };
 }
 
@@ -50,24 +52,13 @@ export async function listGuarantees(db: Database, ctx: AuthContext): Promise<Gu
   return readTenant(db, requireOrganization(ctx), (tx) => repo.listGuarantees(tx));
 }
 
-export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListSinistersQuerySchema>, options: PageOptions = {}) {
-  const organizationUuid = requireOrganization(ctx);
-  return cachedPage(
-    db,
-    'sinisters',
-    organizationUuid,
-    query,
-    options,
-    { version: (tx) => repo.listVersion(tx, organizationUuid), read: (tx) => repo.listSinisters(tx, organizationUuid, query) },
-    ({ rows, total, totalIsCapped }) => toPage(rows.map(toSinister), total, query.page, query.limit, totalIsCapped),
-  );
-}
-
-export async function getOne(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await readTenant(db, requireOrganization(ctx), (tx) => repo.findSinister(tx, uuid));
-  if (!row) throw new NotFoundError(NOT_FOUND);
-  return toSinister(row);
-}
+// A claim archived leaves the list until restored ('Annuler').
+export const { list, getOne, archive, restore, hardDelete } = registerService({
+  list: repo.sinisterList,
+  toItem: toSinister,
+  notFound: NOT_FOUND,
+  adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un sinistre',
+});
 
 type LinkValues = Pick<repo.SinisterValues, 'vehiculeUuid' | 'immatriculation' | 'driverUuid' | 'guaranteeUuid'>;
 
@@ -76,7 +67,7 @@ type LinkValues = Pick<repo.SinisterValues, 'vehiculeUuid' | 'immatriculation' |
  * claim keeps a copy of the vehicle's plate). A link the organization cannot see is a mistake in
  * the form, so it answers 400 on that field: a 404 would read as "the claim is missing".
  */
-async function resolveLinks(tx: Tx, body: Pick<UpdateBody, 'vehicule' | 'driver' | 'guarantee'>): Promise<Partial<LinkValues>> {
+async function resolveLinks(tx: ReadTx, body: Pick<UpdateBody, 'vehicule' | 'driver' | 'guarantee'>): Promise<Partial<LinkValues>> {
   const values: Partial<LinkValues> = {};
   const details: { path: string; message: string }[] = [];
   if (body.vehicule !== undefined) {
@@ -119,48 +110,17 @@ export async function create(db: Database, ctx: AuthContext, body: CreateBody) {
   const organizationUuid = requireOrganization(ctx);
   const row = await withTenant(db, organizationUuid, async (tx) => {
     const links = await resolveLinks(tx, body);
-    const uuid = await repo.insertSinister(tx, organizationUuid, { ...ownValues(body), ...links, sinisterDate: body.sinisterDate });
-    return repo.findSinister(tx, uuid);
+    return insertRecord(tx, repo.sinisterList, { ...ownValues(body), ...links, organizationUuid, sinisterDate: body.sinisterDate });
   });
-  return toSinister(row!);
+  return toSinister(row);
 }
 
 export async function update(db: Database, ctx: AuthContext, uuid: string, body: UpdateBody) {
   const row = await withTenant(db, requireOrganization(ctx), async (tx) => {
-    if (!(await repo.findSinister(tx, uuid))) return null;
-    const links = await resolveLinks(tx, body);
-    await repo.updateSinister(tx, uuid, { ...ownValues(body), ...links });
-    return repo.findSinister(tx, uuid);
+    // An unknown claim is not found before its links are looked at.
+    if (!(await findRecord(tx, repo.sinisterList, uuid))) return null;
+    return updateRecord(tx, repo.sinisterList, uuid, { ...ownValues(body), ...(await resolveLinks(tx, body)) });
   });
   if (!row) throw new NotFoundError(NOT_FOUND);
   return toSinister(row);
-}
-
-/** Soft delete: the claim leaves the list but can be restored ('Annuler'). */
-export async function archive(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await withTenant(db, requireOrganization(ctx), async (tx) => {
-    const current = await repo.findSinister(tx, uuid);
-    if (!current || current.sinister.archivedAt) return current;
-    await repo.updateSinister(tx, uuid, { archivedAt: new Date() });
-    return repo.findSinister(tx, uuid);
-  });
-  if (!row) throw new NotFoundError(NOT_FOUND);
-  return toSinister(row);
-}
-
-export async function restore(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await withTenant(db, requireOrganization(ctx), async (tx) =>
-    (await repo.updateSinister(tx, uuid, { archivedAt: null })) ? repo.findSinister(tx, uuid) : null,
-  );
-  if (!row) throw new NotFoundError(NOT_FOUND);
-  return toSinister(row);
-}
-
-/** Permanent deletion, for ADMIN and above. */
-export async function hardDelete(db: Database, ctx: AuthContext, uuid: string) {
-  await withTenant(db, requireOrganization(ctx), async (tx) => {
-    if (!(await repo.findSinister(tx, uuid))) throw new NotFoundError(NOT_FOUND);
-    if (!isAdmin(ctx)) throw new ForbiddenError('Seul un administrateur peut supprimer définitivement un sinistre');
-    await repo.deleteSinister(tx, uuid);
-  });
 }

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Role } from '@flotte/contract';
-import type { Tx } from '../../db/scope.js';
+import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { frenchOrder } from '../../db/search.js';
 import { environments, environmentUsers } from '../../db/schema/environments.js';
 import { organizations, organizationUsers } from '../../db/schema/organizations.js';
@@ -10,7 +10,7 @@ import { users } from '../../db/schema/users.js';
 const orgEnvironment = alias(environments, 'org_environment');
 const userEnvironment = alias(environments, 'user_environment');
 
-export async function findCredentialsByEmail(tx: Tx, email: string) {
+export async function findCredentialsByEmail(tx: ReadTx, email: string) {
   const [row] = await tx
     .select({ uuid: users.uuid, passwordHash: users.passwordHash })
     .from(users)
@@ -19,7 +19,7 @@ export async function findCredentialsByEmail(tx: Tx, email: string) {
   return row ?? null;
 }
 
-export async function findProfile(tx: Tx, userUuid: string) {
+export async function findProfile(tx: ReadTx, userUuid: string) {
   const [row] = await tx
     .select({
       user: users,
@@ -45,7 +45,7 @@ export async function findProfile(tx: Tx, userUuid: string) {
 }
 export type ProfileRow = NonNullable<Awaited<ReturnType<typeof findProfile>>>;
 
-export async function findContext(tx: Tx, userUuid: string) {
+export async function findContext(tx: ReadTx, userUuid: string) {
   const [row] = await tx
     .select({
       uuid: users.uuid,
@@ -61,7 +61,7 @@ export async function findContext(tx: Tx, userUuid: string) {
   return row ? { ...row, roles: row.roles as Role[] } : null;
 }
 
-export async function findOrganizationLink(tx: Tx, linkUuid: string) {
+export async function findOrganizationLink(tx: ReadTx, linkUuid: string) {
   const [row] = await tx
     .select({ uuid: organizationUsers.uuid, userUuid: organizationUsers.userUuid, organizationUuid: organizationUsers.organizationUuid })
     .from(organizationUsers)
@@ -70,7 +70,7 @@ export async function findOrganizationLink(tx: Tx, linkUuid: string) {
   return row ?? null;
 }
 
-export async function findFirstOrganizationLink(tx: Tx, userUuid: string) {
+export async function findFirstOrganizationLink(tx: ReadTx, userUuid: string) {
   const [row] = await tx
     .select({ uuid: organizationUsers.uuid })
     .from(organizationUsers)
@@ -81,7 +81,7 @@ export async function findFirstOrganizationLink(tx: Tx, userUuid: string) {
   return row ?? null;
 }
 
-export async function findFirstEnvironmentLink(tx: Tx, userUuid: string) {
+export async function findFirstEnvironmentLink(tx: ReadTx, userUuid: string) {
   const [row] = await tx
     .select({ uuid: environmentUsers.uuid })
     .from(environmentUsers)
@@ -95,7 +95,7 @@ export type UserPatch = Partial<
   Pick<typeof users.$inferInsert, 'firstName' | 'lastName' | 'phone' | 'description' | 'currentOrganizationUserUuid' | 'currentEnvironmentUserUuid'>
 >;
 
-export async function updateUser(tx: Tx, userUuid: string, patch: UserPatch) {
+export async function updateUser(tx: WriteTx, userUuid: string, patch: UserPatch) {
   await tx
     .update(users)
     .set({ ...patch, updatedAt: new Date() })

@@ -1,7 +1,7 @@
 import type { UpdateUserBodySchema, User } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { readSystem, type Tx, withSystem } from '../../db/scope.js';
+import { readSystem, withSystem, type WriteTx } from '../../db/scope.js';
 import { NotFoundError } from '../../errors.js';
 import { type AuthContext, isRoot, managesEnvironment } from '../../lib/auth-context.js';
 import { findOrganizationEnvironment } from '../organizations/organizations.service.js';
@@ -105,6 +105,6 @@ export async function updateSelf(
 }
 
 /** The environment link the user works in (set by the environment service on join / quit). */
-export async function setCurrentEnvironmentUser(tx: Tx, userUuid: string, environmentUserUuid: string | null) {
+export async function setCurrentEnvironmentUser(tx: WriteTx, userUuid: string, environmentUserUuid: string | null) {
   await repo.updateUser(tx, userUuid, { currentEnvironmentUserUuid: environmentUserUuid });
 }

@@ -2,8 +2,6 @@ import {
   type ArchiveVehiculeQuerySchema,
   checkPlate,
   type CreateVehiculeBodySchema,
-  type ListVehiculesQuerySchema,
-  normalizePlate,
   todayIso,
   type UpdateCategoryQuerySchema,
   type UpdateVehiculeBodySchema,
@@ -13,20 +11,18 @@ import {
 } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { readTenant, withTenant } from '../../db/scope.js';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
-import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
-import { cachedPage, type PageOptions } from '../../lib/page-cache.js';
-import { toPage } from '../../lib/pagination.js';
+import { findRecord, insertRecord, updateRecord } from '../../db/records.js';
+import { withTenant } from '../../db/scope.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
+import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
+import { registerService } from '../../lib/register-service.js';
 import * as repo from './vehicules.repository.js';
 
 const NOT_FOUND = 'Véhicule introuvable';
 
 type Issue = { path: string; message: string };
 
-export function toVehicule(
-  row: Pick<repo.VehiculeRow, 'uuid' | 'brand' | 'model' | 'type' | 'circulationDate' | 'entryDate' | 'exitDate' | 'immatriculation' | 'archivedAt' | 'createdAt'>,
-): Vehicule {
+export function toVehicule(row: repo.VehiculeRow): Vehicule {
   return {
     uuid: row.uuid,
     brand: row.brand,
@@ -56,16 +52,6 @@ function duplicatePlate(immatriculation: string): ConflictError {
   return new ConflictError(message, [{ path: 'immatriculation', message }]);
 }
 
-/** The normalised plate is what gets stored and compared; only letters and digits remain. */
-function plateIssues(immatriculation: string | undefined): Issue[] {
-  if (immatriculation === undefined) return [];
-  if (immatriculation === '') return [{ path: 'immatriculation', message: "L'immatriculation est obligatoire" }];
-  if (!/^[\p{L}\p{N}]+$/u.test(immatriculation)) {
-    return [{ path: 'immatriculation', message: "L'immatriculation ne peut contenir que des lettres et des chiffres" }];
-  }
-  return [];
-}
-
 /** A draft becomes a vehicle only once it has what the register needs to show it. */
 function missingFields(v: Pick<repo.VehiculeRow, 'brand' | 'model' | 'type' | 'immatriculation'>): Issue[] {
   const issues: Issue[] = [];
@@ -74,11 +60,6 @@ function missingFields(v: Pick<repo.VehiculeRow, 'brand' | 'model' | 'type' | 'i
   if (!v.type) issues.push({ path: 'type', message: 'La catégorie est obligatoire' });
   if (!v.immatriculation) issues.push({ path: 'immatriculation', message: "L'immatriculation est obligatoire" });
   return issues;
-}
-
-/** A plate typed as '---' is both missing and invalid: say it once. */
-function onePerPath(issues: Issue[]): Issue[] {
-  return issues.filter((issue, i) => issues.findIndex((other) => other.path === issue.path) === i);
 }
 
 /** Two requests racing for one plate both pass the check; the unique index stops the second (23505). */
@@ -101,35 +82,25 @@ async function guardPlate<T>(plate: () => string | null | undefined, work: Promi
   }
 }
 
-export async function list(db: Database, ctx: AuthContext, query: z.output<typeof ListVehiculesQuerySchema>, options: PageOptions = {}) {
-  const organizationUuid = requireOrganization(ctx);
-  return cachedPage(
-    db,
-    'vehicules',
-    organizationUuid,
-    query,
-    options,
-    { version: (tx) => repo.listVersion(tx, organizationUuid), read: (tx) => repo.listVehicules(tx, organizationUuid, query) },
-    ({ rows, total, totalIsCapped, counts }) => ({ ...toPage(rows.map(toVehicule), total, query.page, query.limit, totalIsCapped), ...counts }),
-  );
-}
-
-export async function getOne(db: Database, ctx: AuthContext, uuid: string) {
-  const row = await readTenant(db, requireOrganization(ctx), (tx) => repo.findVehicule(tx, uuid));
-  if (!row) throw new NotFoundError(NOT_FOUND);
-  return toVehicule(row);
-}
+// The register's shared reads and permanent deletion; archive and restore have the vehicle's own rules below.
+const shared = registerService({
+  list: repo.vehiculeList,
+  toItem: toVehicule,
+  notFound: NOT_FOUND,
+  adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un véhicule',
+});
+export const { list, getOne, hardDelete } = shared;
 
 export async function create(db: Database, ctx: AuthContext, body: z.output<typeof CreateVehiculeBodySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  const immatriculation = normalizePlate(body.immatriculation);
-  const issues = plateIssues(immatriculation);
-  if (issues.length > 0) throw invalid(issues);
+  // The contract gives the plate normalised (PlateSchema).
+  const { immatriculation } = body;
   const row = await guardPlate(
     () => immatriculation,
     withTenant(db, organizationUuid, async (tx) => {
       if (await repo.findActiveByPlate(tx, organizationUuid, immatriculation)) throw duplicatePlate(immatriculation);
-      return repo.insertVehicule(tx, organizationUuid, {
+      return insertRecord(tx, repo.vehiculeList, {
+        organizationUuid,
         brand: body.brand,
         model: body.model,
         type: body.type,
@@ -148,7 +119,8 @@ export async function createEmpty(db: Database, ctx: AuthContext) {
   const organizationUuid = requireOrganization(ctx);
   const row = await withTenant(db, organizationUuid, async (tx) => {
     await repo.purgeDrafts(tx, organizationUuid);
-    return repo.insertVehicule(tx, organizationUuid, {
+    return insertRecord(tx, repo.vehiculeList, {
+      organizationUuid,
       brand: null,
       model: null,
       type: null,
@@ -163,26 +135,21 @@ export async function createEmpty(db: Database, ctx: AuthContext) {
 
 export async function update(db: Database, ctx: AuthContext, uuid: string, body: z.output<typeof UpdateVehiculeBodySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  const immatriculation = body.immatriculation === undefined ? undefined : normalizePlate(body.immatriculation);
-  const patch = immatriculation === undefined ? body : { ...body, immatriculation };
+  const { immatriculation } = body;
   const row = await guardPlate(
     () => immatriculation,
     withTenant(db, organizationUuid, async (tx) => {
-      const current = await repo.findVehicule(tx, uuid);
+      const current = await findRecord(tx, repo.vehiculeList, uuid);
       if (!current) throw new NotFoundError(NOT_FOUND);
       // The rules hold for the record as it will be stored, not only for the fields sent.
-      const merged = { ...current, ...patch };
-      const issues = onePerPath([
-        ...plateIssues(immatriculation),
-        ...(current.immatriculation === null ? missingFields(merged) : []),
-        ...vehiculeDateIssues(merged),
-      ]);
+      const merged = { ...current, ...body };
+      const issues = [...(current.immatriculation === null ? missingFields(merged) : []), ...vehiculeDateIssues(merged)];
       if (issues.length > 0) throw invalid(issues);
       // Archived vehicles are outside the unique index: their plate is checked again on restore.
       if (immatriculation && current.archivedAt === null && (await repo.findActiveByPlate(tx, organizationUuid, immatriculation, uuid))) {
         throw duplicatePlate(immatriculation);
       }
-      return repo.updateVehicule(tx, uuid, patch);
+      return updateRecord(tx, repo.vehiculeList, uuid, body);
     }),
   );
   if (!row) throw new NotFoundError(NOT_FOUND);
@@ -195,55 +162,44 @@ export async function update(db: Database, ctx: AuthContext, uuid: string, body:
  */
 export async function archive(db: Database, ctx: AuthContext, uuid: string, query: z.output<typeof ArchiveVehiculeQuerySchema>) {
   const row = await withTenant(db, requireOrganization(ctx), async (tx) => {
-    const current = await repo.findVehicule(tx, uuid);
+    const current = await findRecord(tx, repo.vehiculeList, uuid);
     if (!current) return null;
     if (current.archivedAt) return current;
     const exitDate = query.exitDate ?? current.exitDate ?? todayIso();
     // Only the exit date is decided here; older inconsistencies are the edit form's business.
     const issues = vehiculeDateIssues({ ...current, exitDate }).filter((i) => i.path === 'exitDate');
     if (issues.length > 0) throw invalid(issues);
-    return repo.updateVehicule(tx, uuid, { exitDate, archivedAt: new Date() });
+    return updateRecord(tx, repo.vehiculeList, uuid, { exitDate, archivedAt: new Date() });
   });
   if (!row) throw new NotFoundError(NOT_FOUND);
   return toVehicule(row);
 }
 
-/** Back in the fleet, unless an active vehicle took its plate meanwhile. The exit date is kept. */
+/**
+ * Back in the fleet, unless an active vehicle took its plate meanwhile. The exit date archiving
+ * set goes too: a vehicle in the fleet has not left it ('Annuler' puts back an earlier one).
+ */
 export async function restore(db: Database, ctx: AuthContext, uuid: string) {
   const organizationUuid = requireOrganization(ctx);
   let plate: string | null = null;
   const row = await guardPlate(
     () => plate,
     withTenant(db, organizationUuid, async (tx) => {
-      const current = await repo.findVehicule(tx, uuid);
+      const current = await findRecord(tx, repo.vehiculeList, uuid);
       if (!current) return null;
       if (!current.archivedAt) return current;
       plate = current.immatriculation;
       if (plate && (await repo.findActiveByPlate(tx, organizationUuid, plate, uuid))) throw duplicatePlate(plate);
-      return repo.updateVehicule(tx, uuid, { archivedAt: null });
+      return updateRecord(tx, repo.vehiculeList, uuid, { archivedAt: null, exitDate: null });
     }),
   );
   if (!row) throw new NotFoundError(NOT_FOUND);
   return toVehicule(row);
 }
 
-/** Permanent deletion, for ADMIN and above. */
-export async function hardDelete(db: Database, ctx: AuthContext, uuid: string) {
-  const organizationUuid = requireOrganization(ctx);
-  await withTenant(db, organizationUuid, async (tx) => {
-    if (!(await repo.findVehicule(tx, uuid))) throw new NotFoundError(NOT_FOUND);
-    if (!isAdmin(ctx)) throw new ForbiddenError('Seul un administrateur peut supprimer définitivement un véhicule');
-    await repo.deleteVehicule(tx, uuid);
-  });
-}
-
 /** Bulk category change over the list's filters (drafts excluded); answers how many changed. */
 export async function updateCategory(db: Database, ctx: AuthContext, type: VehiculeTypeCode, query: z.output<typeof UpdateCategoryQuerySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  // The list's query schema refuses this itself; the bulk change's filter schema does not.
-  if (query.start && query.end && query.start > query.end) {
-    throw invalid([{ path: 'end', message: 'La date de début doit précéder la date de fin' }]);
-  }
   const updated = await withTenant(db, organizationUuid, (tx) => repo.setCategory(tx, organizationUuid, query, type));
   return { updated };
 }

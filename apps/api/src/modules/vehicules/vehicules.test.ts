@@ -736,13 +736,14 @@ describe('DELETE /api/vehicule/{uuid} (archive)', () => {
 describe('POST /api/vehicule/restore/{uuid}', () => {
   const restore = (uuid: string) => t.as(userC, { method: 'POST', url: `/api/vehicule/restore/${uuid}` });
 
-  it('brings an archived vehicle back (its exit date kept); the counts move back', async () => {
+  it('brings an archived vehicle back in the fleet (the exit date archiving set is cleared); the counts move back', async () => {
     const created = await createInGamma();
     await t.as(userC, { method: 'DELETE', url: `/api/vehicule/${created.uuid}?exitDate=2024-05-31` });
     const before = (await get(userC)).json();
     const response = await restore(created.uuid);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ uuid: created.uuid, isArchived: false, archivedAt: null, exitDate: '2024-05-31' });
+    expect(response.json()).toMatchObject({ uuid: created.uuid, isArchived: false, archivedAt: null, exitDate: null });
+    expect((await t.as(userC, { method: 'GET', url: `/api/vehicule/${created.uuid}` })).json()).toMatchObject({ exitDate: null });
     const after = (await get(userC)).json();
     expect(after.nbInActivity).toBe(before.nbInActivity + 1);
     expect(after.nbOfArchived).toBe(before.nbOfArchived - 1);

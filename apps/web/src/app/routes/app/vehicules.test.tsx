@@ -250,8 +250,9 @@ describe('Véhicules page', () => {
     expect(plate).toHaveAttribute('aria-invalid', 'true');
     expect(await screen.findByRole('alert')).toHaveTextContent(`Erreur${taken}`);
     const patches = calls.filter((call) => call.method === 'PATCH');
+    // The contract's PlateSchema sends the plate normalised, as the API stores it.
     expect(await patches[0]!.json()).toEqual({
-      immatriculation: 'ab 123.cd',
+      immatriculation: 'AB123CD',
       brand: 'Renault',
       model: 'Trafic',
       type: 'VUL',

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { FairShare, OverloadedError } from './fair-share.js';
+
+/** An operation the test ends when it wants, recording when it started. */
+function gate(log: string[], name: string) {
+  let open!: () => void;
+  const done = new Promise<void>((resolve) => (open = resolve));
+  return {
+    run: async () => {
+      log.push(name);
+      await done;
+      return name;
+    },
+    end: () => open(),
+  };
+}
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('FairShare', () => {
+  it('runs at most its capacity at once, and one organization at most its share', async () => {
+    const share = new FairShare({ capacity: 4, maxWaitMs: 1000 });
+    expect(share.perKey).toBe(2);
+    const log: string[] = [];
+    const a = [1, 2, 3, 4].map((i) => gate(log, `a${i}`));
+    const running = a.map((g) => share.run('a', g.run));
+    await tick();
+    // The giant gets half the connections; the rest waits for its own turn.
+    expect(log).toEqual(['a1', 'a2']);
+    const b = gate(log, 'b1');
+    const bDone = share.run('b', b.run);
+    await tick();
+    expect(log).toEqual(['a1', 'a2', 'b1']);
+    b.end();
+    expect(await bDone).toBe('b1');
+    a[0]!.end();
+    await tick();
+    expect(log).toEqual(['a1', 'a2', 'b1', 'a3']);
+    for (const g of a) g.end();
+    expect(await Promise.all(running)).toEqual(['a1', 'a2', 'a3', 'a4']);
+  });
+
+  it('serves the waiting organizations in turn, not in order of arrival', async () => {
+    const share = new FairShare({ capacity: 2, perKey: 2, maxWaitMs: 1000 });
+    const log: string[] = [];
+    const first = [gate(log, 'x1'), gate(log, 'x2')];
+    const busy = first.map((g) => share.run('x', g.run));
+    await tick();
+    // A burst from a, then one request each from b and c.
+    const waiting = [gate(log, 'a1'), gate(log, 'a2'), gate(log, 'a3'), gate(log, 'b1'), gate(log, 'c1')];
+    const keys = ['a', 'a', 'a', 'b', 'c'];
+    const results = waiting.map((g, i) => share.run(keys[i]!, g.run));
+    await tick();
+    expect(share.waiting).toBe(5);
+    for (const g of [...first, ...waiting]) {
+      g.end();
+      await tick();
+    }
+    await Promise.all([...busy, ...results]);
+    expect(log).toEqual(['x1', 'x2', 'a1', 'b1', 'c1', 'a2', 'a3']);
+  });
+
+  it('gives up after maxWaitMs with an OverloadedError, and the others go on', async () => {
+    const share = new FairShare({ capacity: 1, maxWaitMs: 50 });
+    const log: string[] = [];
+    const holder = gate(log, 'long');
+    const held = share.run('a', holder.run);
+    await tick();
+    const started = Date.now();
+    await expect(share.run('b', async () => 'never')).rejects.toBeInstanceOf(OverloadedError);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(share.waiting).toBe(0);
+    holder.end();
+    await held;
+    expect(await share.run('b', async () => 'served')).toBe('served');
+  });
+
+  it('lets work holding a turn read again without waiting for a second one', async () => {
+    const share = new FairShare({ capacity: 1, maxWaitMs: 50 });
+    const nested = await share.run('a', () => share.run('a', async () => 'inner'));
+    expect(nested).toBe('inner');
+  });
+
+  it('frees the turn when the work fails', async () => {
+    const share = new FairShare({ capacity: 1, maxWaitMs: 50 });
+    await expect(share.run('a', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await share.run('a', async () => 'next')).toBe('next');
+  });
+});

@@ -1,0 +1,132 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * Fair use of the database connections between organizations (decision 011).
+ *
+ * Every database operation of a request (a write transaction, a read) first takes a slot here,
+ * under its organization's name ('system' for work across organizations). At most `capacity`
+ * operations run at once — the pool's size, so the pool itself never makes anyone wait — and one
+ * organization holds at most `perKey` of them (half, by default): while a large organization runs
+ * heavy searches, the others still find free connections. Operations waiting for a slot are
+ * served one organization after the other in turn, not first come first served, so a burst from
+ * one organization does not queue ahead of everybody else's single request. An operation that
+ * waits longer than `maxWaitMs` gives up with an OverloadedError (answered 503, Retry-After).
+ */
+
+export class OverloadedError extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`database busy: no connection within ${waitedMs} ms`);
+    this.name = 'OverloadedError';
+  }
+}
+
+type Waiter = { key: string; resolve: () => void; reject: (error: Error) => void; timer: NodeJS.Timeout | undefined };
+
+export type FairShareOptions = { capacity: number; perKey?: number; maxWaitMs: number };
+
+const holding = new AsyncLocalStorage<true>();
+
+export class FairShare {
+  private running = 0;
+  private readonly runningByKey = new Map<string, number>();
+  /** Waiting operations by key, and the keys in the order they get their turn. */
+  private readonly queues = new Map<string, Waiter[]>();
+  private readonly turns: string[] = [];
+  readonly capacity: number;
+  readonly perKey: number;
+
+  constructor(private readonly options: FairShareOptions) {
+    this.capacity = Math.max(1, options.capacity);
+    this.perKey = Math.max(1, Math.min(this.capacity, options.perKey ?? Math.floor(this.capacity / 2)));
+  }
+
+  /**
+   * Runs fn holding a slot for `key`. Work already holding one (a read inside a write's
+   * callback) runs at once: waiting for a second slot could wait for itself.
+   */
+  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    if (holding.getStore()) return fn();
+    if (!this.canStart(key)) await this.wait(key);
+    else this.start(key);
+    try {
+      return await holding.run(true, fn);
+    } finally {
+      this.finish(key);
+    }
+  }
+
+  /** How many operations wait, for the logs and tests. */
+  get waiting(): number {
+    let count = 0;
+    for (const queue of this.queues.values()) count += queue.length;
+    return count;
+  }
+
+  private canStart(key: string) {
+    return this.running < this.capacity && (this.runningByKey.get(key) ?? 0) < this.perKey && !this.queues.has(key);
+  }
+
+  private start(key: string) {
+    this.running++;
+    this.runningByKey.set(key, (this.runningByKey.get(key) ?? 0) + 1);
+  }
+
+  private wait(key: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { key, resolve, reject, timer: undefined };
+      const started = Date.now();
+      waiter.timer = setTimeout(() => {
+        const queue = this.queues.get(key);
+        const index = queue?.indexOf(waiter) ?? -1;
+        if (index >= 0) {
+          queue!.splice(index, 1);
+          if (queue!.length === 0) this.forget(key);
+        }
+        reject(new OverloadedError(Date.now() - started));
+      }, this.options.maxWaitMs);
+      let queue = this.queues.get(key);
+      if (!queue) {
+        queue = [];
+        this.queues.set(key, queue);
+        this.turns.push(key);
+      }
+      queue.push(waiter);
+    });
+  }
+
+  private finish(key: string) {
+    this.running--;
+    const left = (this.runningByKey.get(key) ?? 1) - 1;
+    if (left === 0) this.runningByKey.delete(key);
+    else this.runningByKey.set(key, left);
+    this.admit();
+  }
+
+  /** Starts waiting operations while slots are free, each waiting organization in turn. */
+  private admit() {
+    let passes = this.turns.length;
+    while (this.running < this.capacity && passes > 0 && this.turns.length > 0) {
+      const key = this.turns.shift()!;
+      const queue = this.queues.get(key)!;
+      if ((this.runningByKey.get(key) ?? 0) >= this.perKey) {
+        // At its share: its turn comes again once one of its own operations ends.
+        this.turns.push(key);
+        passes--;
+        continue;
+      }
+      const waiter = queue.shift()!;
+      clearTimeout(waiter.timer);
+      this.start(key);
+      waiter.resolve();
+      if (queue.length === 0) this.queues.delete(key);
+      else this.turns.push(key);
+      passes = this.turns.length;
+    }
+  }
+
+  private forget(key: string) {
+    this.queues.delete(key);
+    const index = this.turns.indexOf(key);
+    if (index >= 0) this.turns.splice(index, 1);
+  }
+}

@@ -1,0 +1,167 @@
+import { eq, getTableName, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../test/test-app.js';
+import { createDrivers, createOrganization } from '../seed/factories.js';
+import { declaredLists, defineList, type List, type ListQuery, tablesRead } from './list-kit.js';
+import { type ReadTx, readTenant, withTenant } from './scope.js';
+import { ListDriversQuerySchema } from '@flotte/contract';
+import { drivers } from './schema/drivers.js';
+import { reports } from './schema/reports.js';
+import { REGISTERS } from './schema/registers.js';
+
+/**
+ * The kit's promises about every list it runs (docs/adding-a-register.md): a list's table keeps
+ * its register's version on every write, and a list reads no other register than those it says it
+ * shows — otherwise a write there would leave its held pages stale (decision 007).
+ */
+
+let t: TestContext;
+beforeAll(async () => {
+  // The app imports every module, so every list is declared by now.
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+type Trigger = { name: string; args: string[] };
+
+async function triggersOf(table: string): Promise<Trigger[]> {
+  const rows = await t.seed(async (tx) =>
+    tx.execute(
+      sql`select tgname as name, encode(tgargs, 'escape') as args from pg_trigger where tgrelid = ${table}::regclass and not tgisinternal and tgfoid = 'register_counts_apply'::regproc`,
+    ),
+  );
+  return (rows as unknown as { rows: { name: string; args: string }[] }).rows.map((r) => ({ name: r.name, args: r.args.split('\\000').filter(Boolean) }));
+}
+
+/** What is wrong with a list's declaration, in words (empty when nothing is). */
+async function problemsOf(list: List<ListQuery, unknown>, registerTables: Map<string, string>): Promise<string[]> {
+  const problems: string[] = [];
+  const table = getTableName(list.declaration.table);
+  const triggers = await triggersOf(table);
+  for (const event of ['insert', 'update', 'delete']) {
+    const trigger = triggers.find((tr) => tr.name === `${table}_counts_${event}`);
+    if (!trigger || trigger.args[0] !== list.declaration.register) problems.push(`${table}: no ${event} trigger keeping the version of ${list.declaration.register}`);
+  }
+  const read = await t.seed(async (tx) => tablesRead(list, tx as ReadTx));
+  for (const name of read) {
+    const register = registerTables.get(name);
+    if (register && !list.shows.includes(register as (typeof REGISTERS)[number])) problems.push(`${list.name} reads ${name} but does not show ${register}`);
+  }
+  return problems;
+}
+
+function registerTablesOf(lists: readonly List<ListQuery, unknown>[]) {
+  return new Map(lists.map((list) => [getTableName(list.declaration.table), list.declaration.register]));
+}
+
+describe('every declared list', () => {
+  it('covers the three registers', () => {
+    expect(new Set(declaredLists().map((list) => list.declaration.register))).toEqual(new Set(REGISTERS));
+  });
+
+  it('keeps its version with triggers on its table and shows every register it reads', async () => {
+    const lists = declaredLists();
+    const problems = (await Promise.all(lists.map((list) => problemsOf(list, registerTablesOf(lists))))).flat();
+    expect(problems).toEqual([]);
+  });
+
+  it('says it when a list names a table without version triggers, or reads a register it does not show', async () => {
+    const withoutTriggers = defineList({
+      query: ListDriversQuerySchema,
+      register: 'drivers',
+      table: reports,
+      key: reports.uuid,
+      organization: reports.organizationUuid,
+      columns: { uuid: reports.uuid },
+      sort: { keys: { lastName: reports.title, firstName: reports.title, email: reports.title, phone: reports.title, createdAt: reports.createdAt }, default: 'lastName' },
+    }) as unknown as List<ListQuery, unknown>;
+    const claims = declaredLists().find((list) => list.name === 'sinisters')!;
+    const hidingItsJoins = { ...claims, shows: ['sinisters'] } as List<ListQuery, unknown>;
+    const lists = [...declaredLists().filter((list) => list !== withoutTriggers)];
+    expect(await problemsOf(withoutTriggers, registerTablesOf(lists))).toEqual([
+      'reports: no insert trigger keeping the version of drivers',
+      'reports: no update trigger keeping the version of drivers',
+      'reports: no delete trigger keeping the version of drivers',
+    ]);
+    expect((await problemsOf(hidingItsJoins, registerTablesOf(lists))).sort()).toEqual([
+      'sinisters reads drivers but does not show drivers',
+      'sinisters reads vehicules but does not show vehicules',
+    ]);
+  });
+});
+
+describe('row-level security on every table holding an organization’s data', () => {
+  it('is enabled and forced, with the tenant and system policies', async () => {
+    const rows = await t.seed(async (tx) =>
+      tx.execute(sql`
+        select c.relname as table, c.relrowsecurity as enabled, c.relforcerowsecurity as forced,
+               (select string_agg(polname, ',' order by polname) from pg_policy p where p.polrelid = c.oid) as policies
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind = 'r'
+          and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'organization_uuid' and not a.attisdropped)
+        order by c.relname`),
+    );
+    const tables = (rows as unknown as { rows: { table: string; enabled: boolean; forced: boolean; policies: string }[] }).rows;
+    expect(tables.map((r) => r.table)).toEqual(expect.arrayContaining(['drivers', 'organization_users', 'register_counts', 'reports', 'sinisters', 'vehicules']));
+    for (const table of tables) expect(table, table.table).toMatchObject({ enabled: true, forced: true, policies: 'system_access,tenant_isolation' });
+  });
+});
+
+describe('reads and writes', () => {
+  let organization: string;
+  beforeAll(async () => {
+    organization = await t.seed(async (tx) => {
+      const org = await createOrganization(tx, { title: 'Lectures' });
+      await createDrivers(tx, org.uuid, [{ lastName: 'Premier' }]);
+      return org.uuid;
+    });
+  });
+  const countDrivers = async (tx: ReadTx) => (await tx.select({ n: sql<number>`count(*)::int` }).from(drivers))[0]!.n;
+
+  it('a read cannot write, on either database', async () => {
+    await expect(
+      readTenant(t.database.db, organization, (tx) => tx.execute(sql`update drivers set last_name = 'Changé'`)),
+    ).rejects.toMatchObject({ cause: { message: expect.stringMatching(/read-only transaction/) } });
+    const names = await readTenant(t.database.db, organization, (tx) => tx.select({ lastName: drivers.lastName }).from(drivers));
+    expect(names).toEqual([{ lastName: 'Premier' }]);
+  });
+
+  it('a read of one statement runs once; a read of several runs as one snapshot', async () => {
+    let runs = 0;
+    const one = await readTenant(t.database.db, organization, (tx) => {
+      runs++;
+      return countDrivers(tx);
+    });
+    expect([one, runs]).toEqual([1, 1]);
+    const both = await readTenant(t.database.db, organization, async (tx) => [await countDrivers(tx), await countDrivers(tx)]);
+    expect(both).toEqual([1, 1]);
+  });
+
+  // PGlite runs one transaction at a time: nothing can commit between two statements of a read there.
+  it.runIf(inject('testDb').kind === 'postgres')('a read of two statements does not see a write committed between them', async () => {
+    let writes = 0;
+    const seen = await readTenant(t.database.db, organization, async (tx) => {
+      const before = await countDrivers(tx);
+      // Another request's write, committed while this read is between its statements.
+      writes++;
+      await withTenant(t.database.db, organization, (w) => w.insert(drivers).values({ organizationUuid: organization, firstName: 'Entre', lastName: `Deux ${writes}` }));
+      const after = await countDrivers(tx);
+      return { before, after };
+    });
+    expect(seen.after).toBe(seen.before);
+    // Committed all the same: the next read sees every write.
+    expect(await readTenant(t.database.db, organization, countDrivers)).toBe(1 + writes);
+    await withTenant(t.database.db, organization, (w) => w.delete(drivers).where(sql`${drivers.firstName} = 'Entre'`));
+  });
+
+  it('a write sees its own rows and commits them together', async () => {
+    await expect(
+      withTenant(t.database.db, organization, async (tx) => {
+        await tx.insert(drivers).values({ organizationUuid: organization, firstName: 'Annulé', lastName: 'Ensemble' });
+        expect(await countDrivers(tx)).toBe(2);
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    expect(await readTenant(t.database.db, organization, (tx) => tx.select().from(drivers).where(eq(drivers.lastName, 'Ensemble')))).toEqual([]);
+  });
+});

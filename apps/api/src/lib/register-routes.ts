@@ -1,0 +1,139 @@
+import { IdParamsSchema, UuidParamsSchema } from '@flotte/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../db/client.js';
+import type { ReadOptions } from '../db/list-kit.js';
+import type { AuthContext } from './auth-context.js';
+import { wantsFresh } from './page-cache.js';
+import { errorResponses } from './route-schemas.js';
+
+/** The instance a module's routes plugin receives. */
+type App = Parameters<FastifyPluginAsyncZod>[0];
+type Schema = z.ZodType;
+
+/** How a list route reads: computed afresh when the client asks (`Cache-Control: no-cache`), otherwise from the page cache. */
+function readOptions(request: FastifyRequest): ReadOptions {
+  return { fresh: wantsFresh(request.headers) };
+}
+
+/**
+ * A paginated list endpoint: GET `path` with the list's query schema, answering its page schema.
+ * The one place that reads the client's cache headers for the list kit.
+ */
+export function listRoute<Q extends Schema, P extends Schema>(
+  app: App,
+  path: string,
+  route: {
+    tags: string[];
+    summary: string;
+    querystring: Q;
+    response: P;
+    list: (db: Database, ctx: AuthContext, query: z.output<Q>, options: ReadOptions) => Promise<z.input<P>>;
+  },
+) {
+  const typed = app as unknown as FastifyInstance;
+  typed.get(
+    path,
+    { schema: { tags: route.tags, summary: route.summary, querystring: route.querystring, response: { 200: route.response, ...errorResponses(400, 401) } } },
+    (request) => route.list(typed.db, request.ctx, request.query as z.output<Q>, readOptions(request)),
+  );
+}
+
+/** What a register's service gives the routes; each answer is what the route's schema serializes. */
+type Service<I extends Schema, P extends Schema, Q extends Schema, C extends Schema, U extends Schema, A extends Schema> = {
+  list: (db: Database, ctx: AuthContext, query: z.output<Q>, options: ReadOptions) => Promise<z.input<P>>;
+  getOne: (db: Database, ctx: AuthContext, uuid: string) => Promise<z.input<I>>;
+  create: (db: Database, ctx: AuthContext, body: z.output<C>) => Promise<z.input<I>>;
+  update: (db: Database, ctx: AuthContext, uuid: string, body: z.output<U>) => Promise<z.input<I>>;
+  archive: (db: Database, ctx: AuthContext, uuid: string, query: z.output<A>) => Promise<z.input<I>>;
+  restore: (db: Database, ctx: AuthContext, uuid: string) => Promise<z.input<I>>;
+  hardDelete: (db: Database, ctx: AuthContext, uuid: string) => Promise<void>;
+};
+
+/** A route's own error statuses besides the ones every route of its kind answers. */
+type Extra = { summary: string; errors?: readonly number[] };
+
+export type RegisterRoutes<I extends Schema, P extends Schema, Q extends Schema, C extends Schema, U extends Schema, A extends Schema> = {
+  /** '/driver': the list is GET /driver, one record GET /driver/:uuid, and so on. */
+  path: string;
+  tags: string[];
+  /** One record as the API answers it. */
+  item: I;
+  service: Service<I, P, Q, C, U, A>;
+  list: { summary: string; querystring: Q; response: P };
+  /** `id` for a route spelled /sinister/:id in the SPEC. */
+  getOne: Extra & { param?: 'uuid' | 'id' };
+  create: Extra & { body: C };
+  update: Extra & { body: U };
+  archive: Extra & { querystring?: A };
+  restore: Extra;
+  hardDelete: Extra;
+};
+
+/**
+ * The shared routes of a register, declared once (docs/adding-a-register.md): list, one record,
+ * create (201), update, archive (soft delete), restore and permanent deletion (204, administrators).
+ * Other routes of the register (a bulk change, a draft) are declared next to it as usual.
+ */
+export function registerRoutes<I extends Schema, P extends Schema, Q extends Schema, C extends Schema, U extends Schema, A extends Schema>(
+  app: App,
+  routes: RegisterRoutes<I, P, Q, C, U, A>,
+) {
+  const typed = app as unknown as FastifyInstance;
+  const { path, tags, item, service } = routes;
+  const db = () => typed.db;
+  const uuidOf = (request: FastifyRequest) => (request.params as { uuid: string }).uuid;
+  const schema = (extra: Extra, statuses: readonly number[], more: Record<string, unknown> = {}) => ({
+    tags,
+    summary: extra.summary,
+    ...more,
+    response: { ...more.response as object, ...errorResponses(...[...statuses, ...(extra.errors ?? [])].sort((a, b) => a - b)) },
+  });
+
+  listRoute(app, path, { tags, ...routes.list, list: service.list });
+
+  const byId = routes.getOne.param === 'id';
+  typed.get(
+    `${path}/:${byId ? 'id' : 'uuid'}`,
+    { schema: schema(routes.getOne, [400, 401, 404], { params: byId ? IdParamsSchema : UuidParamsSchema, response: { 200: item } }) },
+    (request) => service.getOne(db(), request.ctx, byId ? (request.params as { id: string }).id : uuidOf(request)),
+  );
+
+  typed.post(path, { schema: schema(routes.create, [400, 401], { body: routes.create.body, response: { 201: item } }) }, async (request, reply) =>
+    reply.status(201).send(await service.create(db(), request.ctx, request.body as z.output<C>)),
+  );
+
+  typed.patch(
+    `${path}/:uuid`,
+    { schema: schema(routes.update, [400, 401, 404], { params: UuidParamsSchema, body: routes.update.body, response: { 200: item } }) },
+    (request) => service.update(db(), request.ctx, uuidOf(request), request.body as z.output<U>),
+  );
+
+  typed.delete(
+    `${path}/:uuid`,
+    {
+      schema: schema(routes.archive, [400, 401, 404], {
+        params: UuidParamsSchema,
+        ...(routes.archive.querystring ? { querystring: routes.archive.querystring } : {}),
+        response: { 200: item },
+      }),
+    },
+    (request) => service.archive(db(), request.ctx, uuidOf(request), (request.query ?? {}) as z.output<A>),
+  );
+
+  typed.delete(
+    `${path}/:uuid/hard`,
+    { schema: schema(routes.hardDelete, [400, 401, 403, 404], { params: UuidParamsSchema, response: { 204: z.null() } }) },
+    async (request, reply) => {
+      await service.hardDelete(db(), request.ctx, uuidOf(request));
+      return reply.status(204).send(null);
+    },
+  );
+
+  typed.post(
+    `${path}/restore/:uuid`,
+    { schema: schema(routes.restore, [400, 401, 404], { params: UuidParamsSchema, response: { 200: item } }) },
+    (request) => service.restore(db(), request.ctx, uuidOf(request)),
+  );
+}

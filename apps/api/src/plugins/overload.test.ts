@@ -1,0 +1,163 @@
+import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { withTenant } from '../db/scope.js';
+import { createDrivers, createOrganization, createUser, linkUser } from '../seed/factories.js';
+import { createTestApp, type TestContext } from '../../test/test-app.js';
+
+/**
+ * A saturated database answers 503 with Retry-After and a French message, logged at warn with the
+ * route and the organization — never a 500 — and one organization's heavy work leaves the others
+ * their connections (decision 011).
+ */
+
+const onPostgres = inject('testDb').kind === 'postgres';
+
+type Line = { level: number; msg: string; reason?: string; route?: string; organization?: string | null };
+
+async function organizationApp(databaseOptions: { maxWaitMs?: number; statementTimeoutMs?: number }) {
+  const lines: Line[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Line);
+      done();
+    },
+  });
+  // The auth context cache off: every request reads the database, as the first one of a user does.
+  const t = await createTestApp({ LOG_LEVEL: 'warn', AUTH_CONTEXT_TTL_MS: '0' }, databaseOptions, stream);
+  const orgs = await t.seed(async (tx) => {
+    const result: Record<string, string> = {};
+    for (const name of ['Géant', 'Petite', 'Moyenne']) {
+      const organization = await createOrganization(tx, { title: name });
+      const user = await createUser(tx, { email: `gestion@${name.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '')}.fr`, roles: ['ADMIN'] });
+      await linkUser(tx, organization.uuid, user.uuid);
+      await createDrivers(tx, organization.uuid, [{ lastName: `Conducteur ${name}` }]);
+      result[name] = organization.uuid;
+    }
+    return result;
+  });
+  const tokens = { giant: await t.login('gestion@geant.fr'), small: await t.login('gestion@petite.fr') };
+  return { t, orgs, tokens, lines };
+}
+
+/** Database work of an organization that holds its turn until `release` (a long search, say). */
+function holdTurns(t: TestContext, organization: string, count: number) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const started: Promise<unknown>[] = [];
+  const holding = Array.from({ length: count }, () =>
+    withTenant(t.database.db, organization, async () => {
+      started.push(Promise.resolve());
+      await released;
+    }),
+  );
+  return { release: async () => (release(), await Promise.all(holding)), started: () => started.length };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('a database that has no turn free in time', () => {
+  let ctx: Awaited<ReturnType<typeof organizationApp>>;
+  beforeAll(async () => {
+    ctx = await organizationApp({ maxWaitMs: 150 });
+  });
+  afterAll(() => ctx.t.close());
+
+  it('answers 503 with Retry-After and a French message, logged at warn with the route and organization, and serves again once free', async () => {
+    const { t, orgs, tokens, lines } = ctx;
+    // Every connection taken: on PostgreSQL two organizations hold half the pool each; PGlite has one.
+    const holders = onPostgres ? [holdTurns(t, orgs['Géant']!, 2), holdTurns(t, orgs['Moyenne']!, 2)] : [holdTurns(t, orgs['Géant']!, 1)];
+    const started = Date.now();
+    const response = await (async () => {
+      try {
+        await settle();
+        return await t.as(tokens.small, { method: 'GET', url: '/api/driver' });
+      } finally {
+        for (const holder of holders) await holder.release();
+      }
+    })();
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('2');
+    expect(response.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: 'Le service est très sollicité en ce moment : réessayez dans quelques secondes.',
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    const warning = lines.find((line) => line.msg === 'database overloaded: 503');
+    expect(warning).toMatchObject({ level: 40, reason: 'no database turn in time' });
+    // The route; the organization once the caller is known (here the context itself had to wait).
+    expect(warning?.route).toBe('/api/driver');
+    expect((await t.as(tokens.small, { method: 'GET', url: '/api/driver' })).statusCode).toBe(200);
+  });
+});
+
+describe.runIf(onPostgres)('fair shares of the pool on PostgreSQL', () => {
+  let ctx: Awaited<ReturnType<typeof organizationApp>>;
+  beforeAll(async () => {
+    ctx = await organizationApp({ maxWaitMs: 300 });
+  });
+  afterAll(() => ctx.t.close());
+
+  it('keeps serving another organization while one holds its whole share', async () => {
+    const { t, orgs, tokens } = ctx;
+    // Half the pool (2 of 4) is the giant's share: it holds it all, and never lets go during the test.
+    const giant = holdTurns(t, orgs['Géant']!, 2);
+    try {
+      await settle();
+      expect(giant.started()).toBe(2);
+      // Served (had it waited for the giant, it would have been answered 503).
+      const response = await t.as(tokens.small, { method: 'GET', url: '/api/driver' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data).toEqual([expect.objectContaining({ lastName: 'Conducteur Petite' })]);
+      // The giant's own request waits for its turn and is answered 503 when none comes in time.
+      const own = await t.as(tokens.giant, { method: 'GET', url: '/api/driver' });
+      expect(own.statusCode).toBe(503);
+    } finally {
+      await giant.release();
+    }
+    expect((await t.as(tokens.giant, { method: 'GET', url: '/api/driver' })).statusCode).toBe(200);
+  });
+});
+
+describe.runIf(onPostgres)('a statement cancelled by its timeout', () => {
+  let ctx: Awaited<ReturnType<typeof organizationApp>>;
+  let locker: pg.Client;
+  beforeAll(async () => {
+    ctx = await organizationApp({ statementTimeoutMs: 200 });
+    const pool = ctx.t.database.pool!;
+    locker = new pg.Client({ connectionString: (pool.options as { connectionString: string }).connectionString });
+    await locker.connect();
+  });
+  afterEach(() => locker.query('ROLLBACK'));
+  afterAll(async () => {
+    await locker.end();
+    await ctx.t.close();
+  });
+
+  it('answers 503, not 500, and logs it at warn with the route and organization', async () => {
+    const { t, orgs, tokens, lines } = ctx;
+    // Another session holds the drivers table: the list's statement waits past its timeout.
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE drivers IN ACCESS EXCLUSIVE MODE');
+    const response = await t.as(tokens.small, { method: 'GET', url: '/api/driver?search=conducteur' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('2');
+    expect(response.json().message).toBe('Le service est très sollicité en ce moment : réessayez dans quelques secondes.');
+    expect(lines).toContainEqual(expect.objectContaining({ level: 40, msg: 'database overloaded: 503', reason: 'statement timeout', route: '/api/driver', organization: orgs['Petite'] }));
+    await locker.query('ROLLBACK');
+    expect((await t.as(tokens.small, { method: 'GET', url: '/api/driver?search=conducteur' })).statusCode).toBe(200);
+  });
+
+  it('cancels a write past its timeout too, and writes nothing', async () => {
+    const { t, orgs, tokens } = ctx;
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE drivers IN ACCESS EXCLUSIVE MODE');
+    const response = await t.as(tokens.small, { method: 'POST', url: '/api/driver', payload: { firstName: 'Jamais', lastName: 'Écrit' } });
+    expect(response.statusCode).toBe(503);
+    await locker.query('ROLLBACK');
+    const rows = await withTenant(t.database.db, orgs['Petite']!, (tx) => tx.execute(sql`select count(*)::int as n from drivers where last_name = 'Écrit'`));
+    expect((rows as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+  });
+});
