@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs } from './support/api.js';
 import { expectAccessible, launchBrowser, login, newPage, screenshot } from './support/browser.js';
 
 let browser: Browser;
@@ -73,60 +74,70 @@ describe('drivers register', () => {
     await context.close();
   });
 
-  it('creates, edits, archives with Annuler, restores and deletes permanently', async () => {
-    const { page, context } = await newPage(browser);
-    await openDrivers(page, 'admin2@demo.fr');
-    await page.getByRole('button', { name: 'Ajouter un conducteur' }).first().click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('button', { name: 'Ajouter le conducteur' }).click();
-    await expect.poll(() => dialog.getByText('Le prénom est obligatoire').isVisible()).toBe(true);
-    await dialog.getByLabel(/^Prénom/).fill('Lucie');
-    await dialog.getByLabel(/^Nom/).fill('Zébulon');
-    await dialog.getByLabel(/^Téléphone/).fill('06 11 22 33 44');
-    await dialog.getByRole('button', { name: 'Ajouter le conducteur' }).click();
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  describe('on a driver it creates', () => {
+    afterEach(async () => {
+      // Gone already when the test got to its permanent deletion; otherwise put the seed back.
+      const api = await apiAs('admin2@demo.fr');
+      await api.purge('/api/driver', 'zebulon', (driver) => driver.lastName === 'Zébulon');
+    });
 
-    await page.getByRole('searchbox', { name: 'Rechercher un conducteur' }).fill('zebulon');
-    await expect.poll(() => firstCellOfRows(page)).toEqual(['Zébulon']);
-    expect(await table(page).getByText('06 11 22 33 44').isVisible()).toBe(true);
+    it('creates, edits, archives with Annuler, restores and deletes permanently', async () => {
+      const { page, context } = await newPage(browser);
+      await openDrivers(page, 'admin2@demo.fr');
+      await page.getByRole('button', { name: 'Ajouter un conducteur' }).first().click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Ajouter le conducteur' }).click();
+      await expect.poll(() => dialog.getByText('Le prénom est obligatoire').isVisible()).toBe(true);
+      await dialog.getByLabel(/^Prénom/).fill('Lucie');
+      await dialog.getByLabel(/^Nom/).fill('Zébulon');
+      await dialog.getByLabel(/^Téléphone/).fill('06 11 22 33 44');
+      await dialog.getByRole('button', { name: 'Ajouter le conducteur' }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
 
-    await table(page).getByRole('button', { name: 'Actions pour Lucie Zébulon' }).click();
-    await page.getByRole('menuitem', { name: 'Modifier' }).click();
-    await page.getByRole('dialog').getByLabel(/^E-mail/).fill('lucie.zebulon@btp-durand.fr');
-    await page.getByRole('dialog').getByRole('button', { name: 'Enregistrer' }).click();
-    await expect.poll(() => table(page).getByText('lucie.zebulon@btp-durand.fr').isVisible()).toBe(true);
+      await page.getByRole('searchbox', { name: 'Rechercher un conducteur' }).fill('zebulon');
+      await expect.poll(() => firstCellOfRows(page)).toEqual(['Zébulon']);
+      expect(await table(page).getByText('06 11 22 33 44').isVisible()).toBe(true);
 
-    // Archive, then 'Annuler' in the snackbar puts it back.
-    await table(page).getByRole('button', { name: 'Actions pour Lucie Zébulon' }).click();
-    await page.getByRole('menuitem', { name: 'Archiver' }).click();
-    await expect.poll(() => page.getByText('Conducteur archivé').isVisible()).toBe(true);
-    await expect.poll(() => dataRows(page).count()).toBe(0);
-    await screenshot(page, 'drivers-archived-snackbar');
-    await page.getByRole('button', { name: 'Annuler' }).click();
-    await expect.poll(() => firstCellOfRows(page)).toEqual(['Zébulon']);
+      await table(page).getByRole('button', { name: 'Actions pour Lucie Zébulon' }).click();
+      await page.getByRole('menuitem', { name: 'Modifier' }).click();
+      await page.getByRole('dialog').getByLabel(/^E-mail/).fill('lucie.zebulon@btp-durand.fr');
+      await page.getByRole('dialog').getByRole('button', { name: 'Enregistrer' }).click();
+      await expect.poll(() => table(page).getByText('lucie.zebulon@btp-durand.fr').isVisible()).toBe(true);
 
-    // Archive for good, find it among the archived, restore it.
-    await table(page).getByRole('button', { name: 'Actions pour Lucie Zébulon' }).click();
-    await page.getByRole('menuitem', { name: 'Archiver' }).click();
-    await expect.poll(() => dataRows(page).count()).toBe(0);
-    await page.getByRole('button', { name: /^Archivés/ }).click();
-    await page.waitForURL(/archived=only/);
-    await expect.poll(() => firstCellOfRows(page)).toEqual(['Zébulon']);
-    await table(page).getByRole('button', { name: 'Actions pour Lucie Zébulon' }).click();
-    await page.getByRole('menuitem', { name: 'Restaurer' }).click();
-    await page.getByRole('button', { name: /^Actifs/ }).click();
-    await expect.poll(() => firstCellOfRows(page)).toEqual(['Zébulon']);
+      // Archive, then 'Annuler' in the snackbar puts it back.
+      await table(page).getByRole('button', { name: 'Actions pour Lucie Zébulon' }).click();
+      await page.getByRole('menuitem', { name: 'Archiver' }).click();
+      await expect.poll(() => page.getByText('Conducteur archivé').isVisible()).toBe(true);
+      await expect.poll(() => dataRows(page).count()).toBe(0);
+      await screenshot(page, 'drivers-archived-snackbar');
+      await page.getByRole('button', { name: 'Annuler' }).click();
+      await expect.poll(() => firstCellOfRows(page)).toEqual(['Zébulon']);
 
-    // Permanent deletion asks first, naming the driver.
-    await table(page).getByRole('button', { name: 'Actions pour Lucie Zébulon' }).click();
-    await page.getByRole('menuitem', { name: 'Supprimer définitivement' }).click();
-    const confirm = page.getByRole('alertdialog');
-    await expect.poll(() => confirm.getByText(/Supprimer définitivement Lucie Zébulon\s?\?/).isVisible()).toBe(true);
-    await screenshot(page, 'drivers-confirm-delete');
-    await confirm.getByRole('button', { name: 'Supprimer définitivement' }).click();
-    await expect.poll(() => dataRows(page).count()).toBe(0);
-    await expect.poll(() => page.getByText(/Aucun résultat pour « zebulon »/).isVisible()).toBe(true);
-    await context.close();
+      // Archive for good, find it among the archived, restore it.
+      await table(page).getByRole('button', { name: 'Actions pour Lucie Zébulon' }).click();
+      await page.getByRole('menuitem', { name: 'Archiver' }).click();
+      await expect.poll(() => dataRows(page).count()).toBe(0);
+      await page.getByRole('button', { name: /^Archivés/ }).click();
+      await page.waitForURL(/archived=only/);
+      await expect.poll(() => firstCellOfRows(page)).toEqual(['Zébulon']);
+      await table(page).getByRole('button', { name: 'Actions pour Lucie Zébulon' }).click();
+      await page.getByRole('menuitem', { name: 'Restaurer' }).click();
+      await page.getByRole('button', { name: /^Actifs/ }).click();
+      await expect.poll(() => firstCellOfRows(page)).toEqual(['Zébulon']);
+
+      // Permanent deletion asks first, naming the driver.
+      await table(page).getByRole('button', { name: 'Actions pour Lucie Zébulon' }).click();
+      await page.getByRole('menuitem', { name: 'Supprimer définitivement' }).click();
+      const confirm = page.getByRole('alertdialog');
+      await expect.poll(() => confirm.getByText(/Supprimer définitivement Lucie Zébulon\s?\?/).isVisible()).toBe(true);
+      // A new driver: no claim refers to it.
+      await expect.poll(() => confirm.getByText('Aucun sinistre ne fait référence à ce conducteur.').isVisible()).toBe(true);
+      await screenshot(page, 'drivers-confirm-delete');
+      await confirm.getByRole('button', { name: 'Supprimer définitivement' }).click();
+      await expect.poll(() => dataRows(page).count()).toBe(0);
+      await expect.poll(() => page.getByText(/Aucun résultat pour « zebulon »/).isVisible()).toBe(true);
+      await context.close();
+    });
   });
 
   it('gives a plain user no permanent deletion, and works at 390 px', async () => {

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiAs } from './support/api.js';
 import { expectAccessible, launchBrowser, login, newPage, screenshot } from './support/browser.js';
 
 let browser: Browser;
@@ -73,21 +74,35 @@ describe('login', () => {
 });
 
 describe('the shell', () => {
-  it('switches organization through the loading modal', async () => {
-    const { page, context } = await newPage(browser);
-    await login(page, 'admin@demo.fr');
-    const current = (await page.getByRole('button', { name: /Changer d.organisation/ }).innerText()).includes('BTP Durand') ? 'BTP Durand' : 'Transports Martin';
-    const target = current === 'BTP Durand' ? 'Transports Martin' : 'BTP Durand';
-    await page.getByRole('button', { name: /Changer d.organisation/ }).click();
-    await page.getByRole('menuitem', { name: target }).click();
-    await expect.poll(() => page.getByText("Chargement de l'organisation...").isVisible()).toBe(true);
-    await expect.poll(() => page.getByText('Veuillez patienter quelques secondes').isVisible()).toBe(true);
-    await screenshot(page, 'organization-loading');
-    await expect.poll(() => page.getByText("Chargement de l'organisation...").isVisible(), { timeout: 10_000 }).toBe(false);
-    await expect.poll(() => page.getByText(`bienvenue dans l'espace de ${target}`, { exact: false }).isVisible()).toBe(true);
-    await page.reload();
-    await expect.poll(() => page.getByRole('button', { name: /Changer d.organisation/ }).innerText()).toContain(target);
-    await context.close();
+  describe('for a user of two organizations', () => {
+    // The switch is saved on the demo admin: it gets its organization back after the test.
+    let original: string | undefined;
+    beforeEach(async () => {
+      original = (await apiAs('admin@demo.fr')).user.currentOrganizationUser?.uuid;
+    });
+    afterEach(async () => {
+      const api = await apiAs('admin@demo.fr');
+      if (original && api.user.currentOrganizationUser?.uuid !== original) {
+        await api.call('PATCH', `/api/user/${api.user.uuid}`, { currentOrganizationUser: original });
+      }
+    });
+
+    it('switches organization through the loading modal', async () => {
+      const { page, context } = await newPage(browser);
+      await login(page, 'admin@demo.fr');
+      const current = (await page.getByRole('button', { name: /Changer d.organisation/ }).innerText()).includes('BTP Durand') ? 'BTP Durand' : 'Transports Martin';
+      const target = current === 'BTP Durand' ? 'Transports Martin' : 'BTP Durand';
+      await page.getByRole('button', { name: /Changer d.organisation/ }).click();
+      await page.getByRole('menuitem', { name: target }).click();
+      await expect.poll(() => page.getByText("Chargement de l'organisation...").isVisible()).toBe(true);
+      await expect.poll(() => page.getByText('Veuillez patienter quelques secondes').isVisible()).toBe(true);
+      await screenshot(page, 'organization-loading');
+      await expect.poll(() => page.getByText("Chargement de l'organisation...").isVisible(), { timeout: 10_000 }).toBe(false);
+      await expect.poll(() => page.getByText(`bienvenue dans l'espace de ${target}`, { exact: false }).isVisible()).toBe(true);
+      await page.reload();
+      await expect.poll(() => page.getByRole('button', { name: /Changer d.organisation/ }).innerText()).toContain(target);
+      await context.close();
+    });
   });
 
   it('shows a plain user a static organization block and no superadmin or root menu', async () => {

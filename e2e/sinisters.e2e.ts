@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs } from './support/api.js';
 import { expectAccessible, launchBrowser, login, newPage, screenshot } from './support/browser.js';
 
 let browser: Browser;
@@ -51,6 +52,8 @@ describe('sinisters register', () => {
       await expect.poll(() => toggle(page, label).getAttribute('aria-pressed')).toBe('true');
       await toggle(page, label).click();
       await expect.poll(async () => (await params()).has(param)).toBe(false);
+      // The screen caught up with the URL: the next click starts from it, not from the toggle still on.
+      await expect.poll(() => toggle(page, label).getAttribute('aria-pressed')).toBe('false');
     }
     // Declared only: every row says Oui.
     await toggle(page, 'Sinistres déclarés').click();
@@ -85,58 +88,88 @@ describe('sinisters register', () => {
     await context.close();
   });
 
-  it('declares a claim, edits it, archives it with Annuler, restores it and deletes it', async () => {
+  it('finds a claim by its driver’s name', async () => {
     const { page, context } = await newPage(browser);
-    await openSinisters(page, 'admin2@demo.fr');
-    await page.getByRole('button', { name: 'Déclarer un sinistre' }).first().click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('button', { name: 'Enregistrer le sinistre' }).click();
-    await expect.poll(() => dialog.getByText('Choisissez le véhicule concerné').isVisible()).toBe(true);
-    await dialog.getByRole('combobox', { name: /^Véhicule/ }).click();
-    await page.getByRole('option').first().click();
-    await dialog.getByLabel(/^N° de sinistre/).fill('E2E-0001');
-    await dialog.getByLabel(/^Ville/).fill('Saint-Étienne');
-    await dialog.getByRole('combobox', { name: /^Garantie/ }).click();
-    await page.getByRole('option', { name: 'Bris de glace' }).click();
-    await dialog.getByLabel(/^Coût total/).fill('1 234,56');
-    await screenshot(page, 'sinisters-form');
-    await dialog.getByRole('button', { name: 'Enregistrer le sinistre' }).click();
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-
-    await page.getByRole('searchbox', { name: 'Rechercher un sinistre' }).fill('e2e-0001');
-    await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
-    expect((await column(page, 8))[0]).toBe('1 234,56 €');
-    expect((await column(page, 0))[0]).toBe(today());
-
-    const actions = () => table(page).getByRole('button', { name: /^Actions pour/ }).first();
-    await actions().click();
-    await page.getByRole('menuitem', { name: 'Modifier' }).click();
-    await page.getByRole('dialog').getByLabel(/^Ville/).fill('Lyon');
-    await page.getByRole('dialog').getByRole('button', { name: 'Enregistrer' }).click();
-    await expect.poll(() => column(page, 5)).toEqual(['Lyon']);
-
-    await actions().click();
-    await page.getByRole('menuitem', { name: 'Archiver' }).click();
-    await expect.poll(() => page.getByText('Sinistre archivé').isVisible()).toBe(true);
-    await expect.poll(() => dataRows(page).count()).toBe(0);
-    await page.getByRole('button', { name: 'Annuler' }).click();
-    await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
-
-    await actions().click();
-    await page.getByRole('menuitem', { name: 'Archiver' }).click();
-    await expect.poll(() => dataRows(page).count()).toBe(0);
-    await page.getByRole('button', { name: /^Archivés/ }).click();
-    await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
-    await actions().click();
-    await page.getByRole('menuitem', { name: 'Restaurer' }).click();
-    await page.getByRole('button', { name: /^Actifs/ }).click();
-    await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
-
-    await actions().click();
-    await page.getByRole('menuitem', { name: 'Supprimer définitivement' }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Supprimer définitivement' }).click();
-    await expect.poll(() => dataRows(page).count()).toBe(0);
+    await openSinisters(page, 'user@demo.fr');
+    // A driver of this year's claims, by last name, as a fleet manager remembers them.
+    const driver = (await column(page, 3)).find((name) => name !== '' && !name.includes('Non renseigné'))!;
+    const lastName = driver.split(' ').at(-1)!;
+    const search = page.getByRole('searchbox', { name: 'Rechercher un sinistre' });
+    expect(await search.getAttribute('placeholder')).toBe('N° de sinistre, immatriculation, ville ou conducteur');
+    await search.fill(lastName.toLowerCase());
+    await page.waitForURL((url) => url.searchParams.get('search') === lastName.toLowerCase());
+    // Every claim found names that driver (or, rarely, a city with that name): the previous page,
+    // kept on screen while the search runs, does not.
+    const matches = async () => {
+      const [drivers, cities] = [await column(page, 3), await column(page, 5)];
+      return drivers.length > 0 && drivers.every((name, index) => name.includes(lastName) || cities[index]!.includes(lastName));
+    };
+    await expect.poll(matches).toBe(true);
+    expect(await column(page, 3)).toContainEqual(driver);
+    await screenshot(page, 'sinisters-driver-search');
     await context.close();
+  });
+
+  describe('on a claim it declares', () => {
+    afterEach(async () => {
+      // Gone already when the test got to its permanent deletion; otherwise put the seed back.
+      const api = await apiAs('admin2@demo.fr');
+      await api.purge('/api/sinister', 'E2E-0001', (sinister) => sinister.sinisterIntermediateRef === 'E2E-0001');
+    });
+
+    it('declares a claim, edits it, archives it with Annuler, restores it and deletes it', async () => {
+      const { page, context } = await newPage(browser);
+      await openSinisters(page, 'admin2@demo.fr');
+      await page.getByRole('button', { name: 'Déclarer un sinistre' }).first().click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Enregistrer le sinistre' }).click();
+      await expect.poll(() => dialog.getByText('Choisissez le véhicule concerné').isVisible()).toBe(true);
+      await dialog.getByRole('combobox', { name: /^Véhicule/ }).click();
+      await page.getByRole('option').first().click();
+      await dialog.getByLabel(/^N° de sinistre/).fill('E2E-0001');
+      await dialog.getByLabel(/^Ville/).fill('Saint-Étienne');
+      await dialog.getByRole('combobox', { name: /^Garantie/ }).click();
+      await page.getByRole('option', { name: 'Bris de glace' }).click();
+      await dialog.getByLabel(/^Coût total/).fill('1 234,56');
+      await screenshot(page, 'sinisters-form');
+      await dialog.getByRole('button', { name: 'Enregistrer le sinistre' }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
+      await page.getByRole('searchbox', { name: 'Rechercher un sinistre' }).fill('e2e-0001');
+      await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
+      expect((await column(page, 8))[0]).toBe('1 234,56 €');
+      expect((await column(page, 0))[0]).toBe(today());
+
+      const actions = () => table(page).getByRole('button', { name: /^Actions pour/ }).first();
+      await actions().click();
+      await page.getByRole('menuitem', { name: 'Modifier' }).click();
+      await page.getByRole('dialog').getByLabel(/^Ville/).fill('Lyon');
+      await page.getByRole('dialog').getByRole('button', { name: 'Enregistrer' }).click();
+      await expect.poll(() => column(page, 5)).toEqual(['Lyon']);
+
+      await actions().click();
+      await page.getByRole('menuitem', { name: 'Archiver' }).click();
+      await expect.poll(() => page.getByText('Sinistre archivé').isVisible()).toBe(true);
+      await expect.poll(() => dataRows(page).count()).toBe(0);
+      await page.getByRole('button', { name: 'Annuler' }).click();
+      await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
+
+      await actions().click();
+      await page.getByRole('menuitem', { name: 'Archiver' }).click();
+      await expect.poll(() => dataRows(page).count()).toBe(0);
+      await page.getByRole('button', { name: /^Archivés/ }).click();
+      await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
+      await actions().click();
+      await page.getByRole('menuitem', { name: 'Restaurer' }).click();
+      await page.getByRole('button', { name: /^Actifs/ }).click();
+      await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
+
+      await actions().click();
+      await page.getByRole('menuitem', { name: 'Supprimer définitivement' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Supprimer définitivement' }).click();
+      await expect.poll(() => dataRows(page).count()).toBe(0);
+      await context.close();
+    });
   });
 
   it('works at 390 px', async () => {

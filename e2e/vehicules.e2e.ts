@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs } from './support/api.js';
 import { expectAccessible, launchBrowser, login, newPage, screenshot } from './support/browser.js';
 
 let browser: Browser;
@@ -61,66 +62,80 @@ describe('vehicules register', () => {
     await context.close();
   });
 
-  it('creates through a draft, refuses a duplicate plate, edits, archives with Annuler, restores and deletes', async () => {
-    const { page, context } = await newPage(browser);
-    await openVehicules(page, 'admin2@demo.fr');
-    const add = async (plate: string) => {
-      await page.getByRole('button', { name: 'Ajouter un véhicule' }).first().click();
-      const dialog = page.getByRole('dialog');
-      await dialog.getByLabel(/^Immatriculation/).fill(plate);
-      await dialog.getByLabel(/^Marque/).fill('Renault');
-      await dialog.getByLabel(/^Modèle/).fill('Master');
-      await dialog.getByRole('combobox', { name: /^Catégorie/ }).click();
-      await page.getByRole('option', { name: /^VUL/ }).click();
-      await dialog.getByRole('button', { name: 'Ajouter le véhicule' }).click();
-      return dialog;
-    };
-    await add('zx 404 qa');
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    await search(page).fill('zx404');
-    await expect.poll(() => column(page, 0)).toEqual([expect.stringContaining('ZX-404-QA')]);
+  describe('on a vehicle it creates', () => {
+    afterEach(async () => {
+      // Gone already when the test got to its permanent deletion; otherwise put the seed back.
+      const api = await apiAs('admin2@demo.fr');
+      await api.purge('/api/vehicule', 'ZX404QA', (vehicule) => vehicule.immatriculation === 'ZX404QA');
+    });
 
-    const duplicate = await add('ZX-404-QA');
-    await expect.poll(() => duplicate.getByText(/ZX-404-QA existe déjà/).first().isVisible()).toBe(true);
-    await screenshot(page, 'vehicules-duplicate');
-    await duplicate.getByRole('button', { name: 'Fermer' }).click();
+    it('creates through a draft, refuses a duplicate plate, edits, archives with Annuler, restores and deletes', async () => {
+      const { page, context } = await newPage(browser);
+      await openVehicules(page, 'admin2@demo.fr');
+      const add = async (plate: string) => {
+        await page.getByRole('button', { name: 'Ajouter un véhicule' }).first().click();
+        const dialog = page.getByRole('dialog');
+        await dialog.getByLabel(/^Immatriculation/).fill(plate);
+        await dialog.getByLabel(/^Marque/).fill('Renault');
+        await dialog.getByLabel(/^Modèle/).fill('Master');
+        await dialog.getByRole('combobox', { name: /^Catégorie/ }).click();
+        await page.getByRole('option', { name: /^VUL/ }).click();
+        await dialog.getByRole('button', { name: 'Ajouter le véhicule' }).click();
+        return dialog;
+      };
+      await add('zx 404 qa');
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      await search(page).fill('zx404');
+      await expect.poll(() => column(page, 0)).toEqual([expect.stringContaining('ZX-404-QA')]);
 
-    await table(page).getByRole('button', { name: /^Actions pour ZX-404-QA/ }).click();
-    await page.getByRole('menuitem', { name: 'Modifier' }).click();
-    await page.getByRole('dialog').getByLabel(/^Modèle/).fill('Trafic');
-    await page.getByRole('dialog').getByRole('button', { name: 'Enregistrer' }).click();
-    await expect.poll(() => column(page, 2)).toEqual(['Trafic']);
+      const duplicate = await add('ZX-404-QA');
+      await expect.poll(() => duplicate.getByText(/ZX-404-QA existe déjà/).first().isVisible()).toBe(true);
+      await screenshot(page, 'vehicules-duplicate');
+      await duplicate.getByRole('button', { name: 'Fermer' }).click();
 
-    await table(page).getByRole('button', { name: /^Actions pour ZX-404-QA/ }).click();
-    await page.getByRole('menuitem', { name: 'Archiver' }).click();
-    await expect.poll(() => page.getByRole('dialog').innerText()).toMatch(/Date de sortie de la flotte[\s\S]*\d{2}\s*\/\s*\d{2}\s*\/\s*\d{4}/);
-    await screenshot(page, 'vehicules-archive-dialog');
-    await page.getByRole('dialog').getByRole('button', { name: 'Archiver' }).click();
-    await expect.poll(() => page.getByText('Véhicule archivé').isVisible()).toBe(true);
-    await expect.poll(() => dataRows(page).count()).toBe(0);
-    // The archive dialog (with its own 'Annuler') is gone: this one is the snackbar's.
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    await page.getByRole('button', { name: 'Annuler' }).click();
-    await expect.poll(() => column(page, 0)).toEqual([expect.stringContaining('ZX-404-QA')]);
-    // Undone: still in the fleet, no exit date.
-    await expect.poll(async () => (await column(page, 6))[0]).toContain('Non renseigné');
+      await table(page).getByRole('button', { name: /^Actions pour ZX-404-QA/ }).click();
+      await page.getByRole('menuitem', { name: 'Modifier' }).click();
+      await page.getByRole('dialog').getByLabel(/^Modèle/).fill('Trafic');
+      await page.getByRole('dialog').getByRole('button', { name: 'Enregistrer' }).click();
+      await expect.poll(() => column(page, 2)).toEqual(['Trafic']);
 
-    await table(page).getByRole('button', { name: /^Actions pour ZX-404-QA/ }).click();
-    await page.getByRole('menuitem', { name: 'Archiver' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Archiver' }).click();
-    await expect.poll(() => dataRows(page).count()).toBe(0);
-    await page.getByRole('button', { name: /^Archivés/ }).click();
-    await expect.poll(() => column(page, 0)).toEqual([expect.stringContaining('ZX-404-QA')]);
-    await table(page).getByRole('button', { name: /^Actions pour ZX-404-QA/ }).click();
-    await page.getByRole('menuitem', { name: 'Restaurer' }).click();
-    await page.getByRole('button', { name: /^Actifs/ }).click();
-    await expect.poll(() => column(page, 0)).toEqual([expect.stringContaining('ZX-404-QA')]);
+      await table(page).getByRole('button', { name: /^Actions pour ZX-404-QA/ }).click();
+      await page.getByRole('menuitem', { name: 'Archiver' }).click();
+      await expect.poll(() => page.getByRole('dialog').innerText()).toMatch(/Date de sortie de la flotte[\s\S]*\d{2}\s*\/\s*\d{2}\s*\/\s*\d{4}/);
+      await screenshot(page, 'vehicules-archive-dialog');
+      await page.getByRole('dialog').getByRole('button', { name: 'Archiver' }).click();
+      await expect.poll(() => page.getByText('Véhicule archivé').isVisible()).toBe(true);
+      await expect.poll(() => dataRows(page).count()).toBe(0);
+      // The archive dialog (with its own 'Annuler') is gone: this one is the snackbar's.
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      await page.getByRole('button', { name: 'Annuler' }).click();
+      await expect.poll(() => column(page, 0)).toEqual([expect.stringContaining('ZX-404-QA')]);
+      // Undone: still in the fleet, no exit date.
+      await expect.poll(async () => (await column(page, 6))[0]).toContain('Non renseigné');
 
-    await table(page).getByRole('button', { name: /^Actions pour ZX-404-QA/ }).click();
-    await page.getByRole('menuitem', { name: 'Supprimer définitivement' }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Supprimer définitivement' }).click();
-    await expect.poll(() => dataRows(page).count()).toBe(0);
-    await context.close();
+      await table(page).getByRole('button', { name: /^Actions pour ZX-404-QA/ }).click();
+      await page.getByRole('menuitem', { name: 'Archiver' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Archiver' }).click();
+      await expect.poll(() => dataRows(page).count()).toBe(0);
+      await page.getByRole('button', { name: /^Archivés/ }).click();
+      await expect.poll(() => column(page, 0)).toEqual([expect.stringContaining('ZX-404-QA')]);
+      // Archived: it left the fleet today.
+      await expect.poll(async () => (await column(page, 6))[0]).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+      await table(page).getByRole('button', { name: /^Actions pour ZX-404-QA/ }).click();
+      await page.getByRole('menuitem', { name: 'Restaurer' }).click();
+      // Back in the fleet: the restore cleared the exit date, and says so.
+      await expect.poll(() => page.getByText(/ZX-404-QA figure de nouveau parmi les véhicules actifs\. Sa date de sortie \(\d{2}\/\d{2}\/\d{4}\) a été effacée\./).isVisible()).toBe(true);
+      await screenshot(page, 'vehicules-restored-snackbar');
+      await page.getByRole('button', { name: /^Actifs/ }).click();
+      await expect.poll(() => column(page, 0)).toEqual([expect.stringContaining('ZX-404-QA')]);
+      await expect.poll(async () => (await column(page, 6))[0]).toContain('Non renseigné');
+
+      await table(page).getByRole('button', { name: /^Actions pour ZX-404-QA/ }).click();
+      await page.getByRole('menuitem', { name: 'Supprimer définitivement' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Supprimer définitivement' }).click();
+      await expect.poll(() => dataRows(page).count()).toBe(0);
+      await context.close();
+    });
   });
 
   it('works at 390 px', async () => {

@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -12,6 +13,8 @@ export type ConfirmDialogProps = {
   title: string;
   /** e.g. 'Cette action est irréversible.' */
   description?: ReactNode;
+  /** More to know before confirming, loaded as the dialog opens (e.g. the claims referring to the row); part of the description read out. */
+  details?: ReactNode;
   /** e.g. 'Supprimer définitivement'. */
   confirmLabel: string;
   cancelLabel?: string;
@@ -30,6 +33,7 @@ export function ConfirmDialog({
   open,
   title,
   description,
+  details,
   confirmLabel,
   cancelLabel = 'Annuler',
   destructive = true,
@@ -38,6 +42,8 @@ export function ConfirmDialog({
 }: ConfirmDialogProps) {
   const titleId = useId();
   const descriptionId = useId();
+  const detailsId = useId();
+  const describedBy = [description && descriptionId, details && detailsId].filter(Boolean).join(' ');
   const [busy, setBusy] = useState(false);
 
   const confirm = async () => {
@@ -56,7 +62,7 @@ export function ConfirmDialog({
       open={open}
       onClose={busy ? undefined : onClose}
       aria-labelledby={titleId}
-      aria-describedby={description ? descriptionId : undefined}
+      aria-describedby={describedBy || undefined}
       role="alertdialog"
       maxWidth="xs"
       fullWidth
@@ -64,9 +70,14 @@ export function ConfirmDialog({
       <DialogTitle id={titleId} sx={{ overflowWrap: 'anywhere' }}>
         {title}
       </DialogTitle>
-      {description && (
-        <DialogContent>
-          <DialogContentText id={descriptionId}>{description}</DialogContentText>
+      {(description || details) && (
+        <DialogContent sx={{ display: 'grid', gap: 1.5 }}>
+          {description && <DialogContentText id={descriptionId}>{description}</DialogContentText>}
+          {details && (
+            <Box id={detailsId} aria-live="polite" sx={{ color: 'text.secondary' }}>
+              {details}
+            </Box>
+          )}
         </DialogContent>
       )}
       <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>

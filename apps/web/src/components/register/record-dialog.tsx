@@ -14,6 +14,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { Fragment, useId, useState, type ReactNode } from 'react';
+import { formatDate } from '../../lib/format';
 
 /** One label/value pair of a details list; an empty value reads 'Non renseigné'. */
 export function Detail({ label, children }: { label: string; children: ReactNode }) {
@@ -54,6 +55,23 @@ export function DetailSection({ title, children }: { title: string; children: Re
   );
 }
 
+/** 'Statut', its archiving date, and when the record was entered ('Date d’ajout', 'Date de saisie'). */
+export function StatusDetails({
+  record,
+  createdLabel = 'Date d’ajout',
+}: {
+  record: { isArchived: boolean; archivedAt: string | null; createdAt: string };
+  createdLabel?: string;
+}) {
+  return (
+    <>
+      <Detail label="Statut">{record.isArchived ? 'Archivé' : 'Actif'}</Detail>
+      {record.isArchived && <Detail label="Date d’archivage">{formatDate(record.archivedAt)}</Detail>}
+      <Detail label={createdLabel}>{formatDate(record.createdAt)}</Detail>
+    </>
+  );
+}
+
 /** 'Documents' of a record: 'Aucun document' until the document management issue fills them. */
 export function DocumentsSection({ documents }: { documents: readonly { uuid: string; name: string }[] }) {
   return (
@@ -76,33 +94,45 @@ export function DocumentsSection({ documents }: { documents: readonly { uuid: st
   );
 }
 
-export type RecordDialogProps<T extends { isArchived: boolean }> = {
+/** What a register's 'Voir' dialog gets (useRegisterActions' `details`). */
+export type RecordDetailsProps<T> = {
   /** The record shown; closed when null. */
   record: T | null;
   onClose: () => void;
   /** Adds a 'Modifier' button. */
   onEdit?: (record: T) => void;
+};
+
+export type RecordDialogProps<T extends { isArchived: boolean }> = RecordDetailsProps<T> & {
   /** The dialog title (an 'Archivé' chip follows it for archived records). */
   title: (record: T) => ReactNode;
   /** The details: DetailList / DetailSection / DocumentsSection. */
   children: (record: T) => ReactNode;
 };
 
-/** 'Voir' for a register row: title, close button, the details, 'Fermer' and 'Modifier'. */
-export function RecordDialog<T extends { isArchived: boolean }>({ record: current, onClose, onEdit, title, children }: RecordDialogProps<T>) {
+/**
+ * The Dialog props of a dialog about one record: open while `current` is set, the record kept
+ * while the closing transition plays, so the title does not change as the dialog fades out.
+ */
+export function useRecordDialog<T>(current: T | null, onClose: () => void) {
   const titleId = useId();
-  // Keep the last record while the closing transition plays.
   const [record, setRecord] = useState(current);
   if (current && current !== record) setRecord(current);
+  const dialog = {
+    open: current !== null,
+    onClose,
+    'aria-labelledby': titleId,
+    fullWidth: true,
+    slotProps: { transition: { onExited: () => setRecord(null) } },
+  };
+  return { record, titleId, dialog };
+}
+
+/** 'Voir' for a register row: title, close button, the details, 'Fermer' and 'Modifier'. */
+export function RecordDialog<T extends { isArchived: boolean }>({ record: current, onClose, onEdit, title, children }: RecordDialogProps<T>) {
+  const { record, titleId, dialog } = useRecordDialog(current, onClose);
   return (
-    <Dialog
-      open={current !== null}
-      onClose={onClose}
-      aria-labelledby={titleId}
-      maxWidth="sm"
-      fullWidth
-      slotProps={{ transition: { onExited: () => setRecord(null) } }}
-    >
+    <Dialog {...dialog} maxWidth="sm">
       {record && (
         <>
           <DialogTitle id={titleId} sx={{ pr: 7, display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>

@@ -3,7 +3,8 @@ import { configure, getDefaultNormalizer, screen, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/render';
-import { RegisterTable, type RegisterColumn, type RegisterTableProps } from './register-table';
+import type { RegisterColumn } from './register-cells';
+import { RegisterTable, type RegisterTableProps } from './register-table';
 
 // Role queries are slow in jsdom, more so when every test file runs at once.
 configure({ asyncUtilTimeout: 4000 });

@@ -1,4 +1,5 @@
 import Clear from '@mui/icons-material/Clear';
+import Box from '@mui/material/Box';
 import Search from '@mui/icons-material/Search';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
@@ -40,49 +41,58 @@ export function SearchField({ value, onChange, label, placeholder, debounceMs = 
   }, [text, pending, debounceMs]);
 
   return (
-    <TextField
-      type="search"
-      size="small"
-      value={text}
-      placeholder={placeholder}
-      onChange={(event) => setText(event.target.value)}
-      onKeyDown={(event) => {
-        if (event.key === 'Enter' && pending) onChange(text.trim());
-        if (event.key === 'Escape' && text !== '') {
-          event.preventDefault();
-          setText('');
-          if (value !== '') onChange('');
-        }
-      }}
-      slotProps={{
-        htmlInput: { 'aria-label': label, enterKeyHint: 'search' },
-        input: {
-          startAdornment: (
-            <InputAdornment position="start">
-              <Search fontSize="small" aria-hidden />
-            </InputAdornment>
-          ),
-          endAdornment: text ? (
-            <InputAdornment position="end">
-              <IconButton
-                size="small"
-                edge="end"
-                aria-label="Effacer la recherche"
-                onClick={() => {
-                  setText('');
-                  if (value !== '') onChange('');
-                }}
-              >
-                <Clear fontSize="small" />
-              </IconButton>
-            </InputAdornment>
-          ) : undefined,
-        },
-      }}
+    <Box
       sx={{
-        // The browser's own clear cross would sit next to ours.
-        '& input[type="search"]::-webkit-search-cancel-button': { display: 'none' },
+        flex: '1 1 280px',
+        maxWidth: { sm: 420 },
+        // The whole hint fits a phone's width.
+        '& input::placeholder': { fontSize: { xs: '0.875rem', sm: 'inherit' } },
       }}
-    />
+    >
+      <TextField
+        type="search"
+        size="small"
+        value={text}
+        placeholder={placeholder}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && pending) onChange(text.trim());
+          if (event.key === 'Escape' && text !== '') {
+            event.preventDefault();
+            setText('');
+            if (value !== '') onChange('');
+          }
+        }}
+        slotProps={{
+          htmlInput: { 'aria-label': label, enterKeyHint: 'search' },
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <Search fontSize="small" aria-hidden />
+              </InputAdornment>
+            ),
+            endAdornment: text ? (
+              <InputAdornment position="end">
+                <IconButton
+                  size="small"
+                  edge="end"
+                  aria-label="Effacer la recherche"
+                  onClick={() => {
+                    setText('');
+                    if (value !== '') onChange('');
+                  }}
+                >
+                  <Clear fontSize="small" />
+                </IconButton>
+              </InputAdornment>
+            ) : undefined,
+          },
+        }}
+        sx={{
+          // The browser's own clear cross would sit next to ours.
+          '& input[type="search"]::-webkit-search-cancel-button': { display: 'none' },
+        }}
+      />
+    </Box>
   );
 }

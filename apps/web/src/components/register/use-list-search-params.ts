@@ -1,4 +1,3 @@
-import { PAGE_SIZE } from '@flotte/contract';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
@@ -27,16 +26,6 @@ export type ListSearchParamsOptions<TColumn extends string, TFilter extends stri
   filters?: Readonly<Record<TFilter, string>>;
 };
 
-/** Query parameters of the register GET endpoints (`/api/driver`, `/api/vehicule`, `/api/sinister`). */
-export type RegisterApiQuery<TColumn extends string, TFilter extends string> = {
-  page: number;
-  limit: number;
-  search?: string;
-  sortBy: SortBy<TColumn>;
-  onlyArchived?: true;
-  withArchived?: true;
-} & Partial<Record<TFilter, string>>;
-
 export type ListSearchParams<TColumn extends string, TFilter extends string = never> = {
   /** 1-based page. */
   page: number;
@@ -48,8 +37,6 @@ export type ListSearchParams<TColumn extends string, TFilter extends string = ne
   filters: Readonly<Record<TFilter, string>>;
   /** True when the search, the archive view or an extra filter differs from its default. */
   isFiltered: boolean;
-  /** Ready for the API client: page, limit (PAGE_SIZE), search, sortBy, archive flags, extra filters. */
-  apiQuery: RegisterApiQuery<TColumn, TFilter>;
   setPage: (page: number, options?: { replace?: boolean }) => void;
   /** Resets the page. Refining a search replaces the history entry; starting one pushes. */
   setSearch: (search: string) => void;
@@ -93,10 +80,7 @@ const NO_FILTERS = {};
  * URL search params: a reload, the back button or a shared link give the same view. Defaults
  * never appear in the URL. Every change but the page sends the user back to page 1 (SPEC 4).
  *
- * ```ts
- * const list = useListSearchParams({ sortColumns: DRIVER_SORT_COLUMNS, defaultSort: 'lastName' });
- * const drivers = useDrivers(list.apiQuery);
- * ```
+ * A register screen uses it through useRegisterList, which turns this state into the API's query.
  */
 export function useListSearchParams<TColumn extends string, TFilter extends string = never>(
   options: ListSearchParamsOptions<TColumn, TFilter>,
@@ -122,15 +106,7 @@ export function useListSearchParams<TColumn extends string, TFilter extends stri
     }
     const isFiltered =
       search !== '' || archive !== 'active' || (Object.keys(filters) as TFilter[]).some((name) => filters[name] !== stableDefaults[name]);
-
-    const apiQuery = { page, limit: PAGE_SIZE, sortBy } as RegisterApiQuery<TColumn, TFilter>;
-    if (search) apiQuery.search = search;
-    if (archive === 'archived') apiQuery.onlyArchived = true;
-    if (archive === 'all') apiQuery.withArchived = true;
-    for (const name of Object.keys(filters) as TFilter[]) {
-      if (filters[name] !== '') (apiQuery as Record<string, unknown>)[name] = filters[name];
-    }
-    return { page, search, sortBy, archive, filters, isFiltered, apiQuery };
+    return { page, search, sortBy, archive, filters, isFiltered };
   }, [searchParams, stableColumns, stableDefaults, defaultSort]);
 
   /** One navigation per user action: functional updates of the same tick would overwrite each other. */

@@ -2,6 +2,7 @@ import { todayIso } from '@flotte/contract';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { snackbar } from '../../../components/snackbar/snackbar';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
 import { GUARANTEES, makeDriver, makeSinister, makeUser, registerPage } from '../../../test/fixtures';
@@ -122,6 +123,11 @@ describe('Sinistres page', () => {
     expect(listQueries(calls)).toEqual([DEFAULT_QUERY]);
     expect(location().toString()).toBe('');
     expect(screen.getByRole('button', { name: 'Actifs' })).toHaveAttribute('aria-pressed', 'true');
+    // The search also finds the driver's name: the hint says so.
+    expect(screen.getByRole('searchbox', { name: 'Rechercher un sinistre' })).toHaveAttribute(
+      'placeholder',
+      'N° de sinistre, immatriculation, ville ou conducteur',
+    );
   });
 
   it('reads a shared period from the URL', async () => {
@@ -377,7 +383,9 @@ describe('Sinistres page', () => {
     expect(screen.getAllByRole('button', { name: 'Déclarer un sinistre' })).toHaveLength(2);
 
     await router.navigate('/sinisters?search=zz');
-    await waitFor(() => expect(screen.getAllByRole('alert')).toHaveLength(2));
-    expect(screen.getAllByRole('alert')[0]).toHaveTextContent(message);
+    // Told once, inline (no snackbar for a failed query).
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(snackbar.getCurrent()).toBeNull();
   });
 });

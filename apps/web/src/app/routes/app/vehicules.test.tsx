@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
 import { formatDate } from '../../../lib/format';
-import { makeUser, makeVehicule, registerPage } from '../../../test/fixtures';
+import { makeSinister, makeUser, makeVehicule, page, registerPage } from '../../../test/fixtures';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
 import { renderRoutes } from '../../../test/render';
 import VehiculesRoute from './vehicules';
@@ -338,6 +338,53 @@ describe('Véhicules page', () => {
     await waitFor(() => expect(listQueries(calls).length).toBeGreaterThanOrEqual(3));
   });
 
+  it('archives a vehicle with a planned exit, and the undo puts that date back after the restore cleared it', async () => {
+    const { calls } = mockFetch([
+      listRoute(),
+      { method: 'DELETE', path: `/api/vehicule/${master.uuid}`, body: { ...master, exitDate: '2025-06-30', isArchived: true, archivedAt: '2025-06-30T08:00:00.000Z' } },
+      { method: 'POST', path: `/api/vehicule/restore/${master.uuid}`, body: { ...master, exitDate: null } },
+      { method: 'PATCH', path: `/api/vehicule/${master.uuid}`, body: master },
+    ]);
+    renderVehicules();
+    const ui = userEvent.setup();
+
+    const menu = await openRowMenu(ui, 'AB-123-CD');
+    await ui.click(within(menu).getByRole('menuitem', { name: 'Archiver' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Archiver le véhicule AB-123-CD ?' });
+    // The planned exit is the likely answer.
+    expect(dateInput(dialog, /Date de sortie de la flotte/)).toHaveValue('31/12/2026');
+    typeDate(dialog, /Date de sortie de la flotte/, '30/06/2025');
+    await ui.click(within(dialog).getByRole('button', { name: 'Archiver' }));
+    expect(await screen.findByText('Véhicule archivé')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await ui.click(screen.getByRole('button', { name: 'Annuler' }));
+    expect(await screen.findByText('Véhicule restauré')).toBeInTheDocument();
+    const patch = calls.find((call) => call.method === 'PATCH');
+    expect(await patch!.json()).toEqual({ exitDate: '2026-12-31' });
+  });
+
+  it('undoes an archive without a PATCH when the restore leaves the vehicle as it was', async () => {
+    const { calls } = mockFetch([
+      listRoute(),
+      { method: 'DELETE', path: `/api/vehicule/${kangoo.uuid}`, body: { ...kangoo, exitDate: todayIso(), isArchived: true, archivedAt: '2025-06-30T08:00:00.000Z' } },
+      { method: 'POST', path: `/api/vehicule/restore/${kangoo.uuid}`, body: kangoo },
+    ]);
+    renderVehicules();
+    const ui = userEvent.setup();
+
+    const menu = await openRowMenu(ui, 'FG-123-HJ');
+    await ui.click(within(menu).getByRole('menuitem', { name: 'Archiver' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Archiver le véhicule FG-123-HJ ?' });
+    await ui.click(within(dialog).getByRole('button', { name: 'Archiver' }));
+    expect(await screen.findByText('Véhicule archivé')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await ui.click(screen.getByRole('button', { name: 'Annuler' }));
+    expect(await screen.findByText('Véhicule restauré')).toBeInTheDocument();
+    expect(sent(calls, 'POST')).toEqual([`/api/vehicule/restore/${kangoo.uuid}`]);
+    expect(sent(calls, 'PATCH')).toEqual([]);
+  });
+
   it('changes the category of every vehicle of the filtered list, after saying how many', async () => {
     const filtered = registerPage([kangoo], { total: 12, ...COUNTS });
     const { calls } = mockFetch([
@@ -365,11 +412,12 @@ describe('Véhicules page', () => {
     await waitFor(() => expect(listQueries(calls)).toHaveLength(2));
   });
 
-  it('restores an archived vehicle and says its exit date is kept', async () => {
+  it('restores an archived vehicle and says its exit date was cleared', async () => {
     const sold = makeVehicule({ immatriculation: 'CD456EF', exitDate: '2025-05-31', isArchived: true, archivedAt: '2025-05-31T08:00:00.000Z' });
     const { calls } = mockFetch([
       listRoute((query) => ({ body: query.get('onlyArchived') ? registerPage([sold], { total: 4, ...COUNTS }) : activePage })),
-      { method: 'POST', path: `/api/vehicule/restore/${sold.uuid}`, body: { ...sold, isArchived: false, archivedAt: null } },
+      // Back in the fleet: the restore clears the exit date archiving set.
+      { method: 'POST', path: `/api/vehicule/restore/${sold.uuid}`, body: { ...sold, isArchived: false, archivedAt: null, exitDate: null } },
     ]);
     const { location } = renderVehicules();
     const ui = userEvent.setup();
@@ -379,7 +427,9 @@ describe('Véhicules page', () => {
     const menu = await openRowMenu(ui, 'CD-456-EF');
     await ui.click(within(menu).getByRole('menuitem', { name: 'Restaurer' }));
     expect(await screen.findByText('Véhicule restauré')).toBeInTheDocument();
-    expect(screen.getByText(/Sa date de sortie \(31\/05\/2025\) est conservée/)).toBeInTheDocument();
+    expect(
+      screen.getByText('CD-456-EF figure de nouveau parmi les véhicules actifs. Sa date de sortie (31/05/2025) a été effacée.'),
+    ).toBeInTheDocument();
     expect(sent(calls, 'POST')).toEqual([`/api/vehicule/restore/${sold.uuid}`]);
   });
 
@@ -393,14 +443,41 @@ describe('Véhicules page', () => {
     expect(within(dialog).getByText('Aucun document')).toBeInTheDocument();
   });
 
-  it('lets only an administrator delete permanently, after a confirmation naming the vehicle', async () => {
-    const { calls } = mockFetch([listRoute(), { method: 'DELETE', path: `/api/vehicule/${master.uuid}/hard`, status: 204 }]);
+  it('lets only an administrator delete permanently, after a confirmation naming the vehicle and counting its claims', async () => {
+    const { calls } = mockFetch([
+      listRoute(),
+      { method: 'DELETE', path: `/api/vehicule/${master.uuid}/hard`, status: 204 },
+      { path: '/api/sinister', body: page([makeSinister()]) },
+    ]);
     renderVehicules('/vehicules', makeUser({ roles: ['ADMIN'] }));
     const ui = userEvent.setup();
 
     const menu = await openRowMenu(ui, 'AB-123-CD');
     await ui.click(within(menu).getByRole('menuitem', { name: 'Supprimer définitivement' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Supprimer définitivement le véhicule AB-123-CD ?' });
+    expect(
+      await within(dialog).findByText('1 sinistre fait référence à ce véhicule : il est conservé, sans lien vers lui (son immatriculation reste inscrite).'),
+    ).toBeInTheDocument();
+    const count = calls.find((call) => new URL(call.url).pathname === '/api/sinister')!;
+    expect(Object.fromEntries(new URL(count.url).searchParams)).toMatchObject({ vehicule: master.uuid, withArchived: 'true', limit: '1' });
+    await ui.click(within(dialog).getByRole('button', { name: 'Supprimer définitivement' }));
+    expect(await screen.findByText('Véhicule supprimé définitivement')).toBeInTheDocument();
+    expect(sent(calls, 'DELETE')).toEqual([`/api/vehicule/${master.uuid}/hard`]);
+  });
+
+  it('still deletes when the claims cannot be counted, and says so', async () => {
+    const { calls } = mockFetch([
+      listRoute(),
+      { method: 'DELETE', path: `/api/vehicule/${master.uuid}/hard`, status: 204 },
+      { path: '/api/sinister', status: 403, body: apiErrorBody(403, 'Accès refusé') },
+    ]);
+    renderVehicules('/vehicules', makeUser({ roles: ['ADMIN'] }));
+    const ui = userEvent.setup();
+
+    const menu = await openRowMenu(ui, 'AB-123-CD');
+    await ui.click(within(menu).getByRole('menuitem', { name: 'Supprimer définitivement' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Supprimer définitivement le véhicule AB-123-CD ?' });
+    expect(await within(dialog).findByText(/Le nombre de sinistres liés à ce véhicule n’a pas pu être vérifié/)).toBeInTheDocument();
     await ui.click(within(dialog).getByRole('button', { name: 'Supprimer définitivement' }));
     expect(await screen.findByText('Véhicule supprimé définitivement')).toBeInTheDocument();
     expect(sent(calls, 'DELETE')).toEqual([`/api/vehicule/${master.uuid}/hard`]);

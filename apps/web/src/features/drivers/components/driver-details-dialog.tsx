@@ -1,20 +1,13 @@
 import Link from '@mui/material/Link';
 import type { Driver } from '@flotte/contract';
-import { Detail, DetailList, DocumentsSection, RecordDialog } from '../../../components/register/record-dialog';
-import { formatDate, formatPhone } from '../../../lib/format';
-
-export type DriverDetailsDialogProps = {
-  /** The driver shown; closed when null. */
-  driver: Driver | null;
-  onClose: () => void;
-  /** Adds a 'Modifier' button. */
-  onEdit?: (driver: Driver) => void;
-};
+import { Detail, DetailList, DocumentsSection, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
+import { formatPhone } from '../../../lib/format';
+import { driverName } from '../utils/driver-texts';
 
 /** 'Voir': a driver's details and documents. */
-export function DriverDetailsDialog({ driver, onClose, onEdit }: DriverDetailsDialogProps) {
+export function DriverDetailsDialog(props: RecordDetailsProps<Driver>) {
   return (
-    <RecordDialog record={driver} onClose={onClose} onEdit={onEdit} title={(d) => `${d.firstName} ${d.lastName}`}>
+    <RecordDialog {...props} title={driverName}>
       {(d) => (
         <>
           <DetailList>
@@ -22,9 +15,7 @@ export function DriverDetailsDialog({ driver, onClose, onEdit }: DriverDetailsDi
             <Detail label="Prénom">{d.firstName}</Detail>
             <Detail label="E-mail">{d.email && <Link href={`mailto:${d.email}`}>{d.email}</Link>}</Detail>
             <Detail label="Téléphone">{d.phone && <Link href={`tel:${d.phone}`}>{formatPhone(d.phone)}</Link>}</Detail>
-            <Detail label="Statut">{d.isArchived ? 'Archivé' : 'Actif'}</Detail>
-            {d.isArchived && <Detail label="Date d’archivage">{formatDate(d.archivedAt)}</Detail>}
-            <Detail label="Date d’ajout">{formatDate(d.createdAt)}</Detail>
+            <StatusDetails record={d} />
           </DetailList>
           <DocumentsSection documents={d.documents} />
         </>

@@ -1,16 +1,18 @@
 import { DriverPageSchema, MAX_LIMIT, VehiculePageSchema } from '@flotte/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 // The claim form picks among the fleet's vehicles and drivers. Features do not import each other
-// (lint boundary), so the claims keep their own read of those lists, under their own keys.
+// (lint boundary): the claims read those lists themselves, under the vehicles' and drivers' own
+// option keys (lib/query-keys.ts), so any vehicle or driver write refreshes the choices.
 
 /** SPEC 9: fetching all vehicles uses page 1, limit 999. */
 export const ALL_VEHICULES_LIMIT = 999;
 
 export function vehiculeOptionsQueryOptions() {
   return queryOptions({
-    queryKey: ['sinisters', 'vehicule-options'] as const,
+    queryKey: queryKeys.vehicules.options(),
     queryFn: ({ signal }) =>
       api('/api/vehicule', { query: { page: 1, limit: ALL_VEHICULES_LIMIT, sortBy: 'immatriculation' }, schema: VehiculePageSchema, signal }),
     // Drafts (no plate yet) are not in the fleet: the API refuses them on a claim.
@@ -25,7 +27,7 @@ export function useVehiculeOptions(enabled = true) {
 
 export function driverOptionsQueryOptions() {
   return queryOptions({
-    queryKey: ['sinisters', 'driver-options'] as const,
+    queryKey: queryKeys.drivers.options(),
     queryFn: ({ signal }) =>
       api('/api/driver', { query: { page: 1, limit: MAX_LIMIT, sortBy: 'lastName' }, schema: DriverPageSchema, signal }),
     select: (page) => page.data,

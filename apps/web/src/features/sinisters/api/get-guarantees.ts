@@ -1,6 +1,7 @@
 import { GuaranteeListSchema } from '@flotte/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export function getGuarantees(signal?: AbortSignal) {
   return api('/api/guarantees', { schema: GuaranteeListSchema, signal });
@@ -8,7 +9,7 @@ export function getGuarantees(signal?: AbortSignal) {
 
 export function guaranteesQueryOptions() {
   return queryOptions({
-    queryKey: ['guarantees'] as const,
+    queryKey: queryKeys.guarantees,
     queryFn: ({ signal }) => getGuarantees(signal),
     // A reference list that only ROOT edits: once per session is enough.
     staleTime: 60 * 60 * 1000,

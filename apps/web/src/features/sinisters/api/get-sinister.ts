@@ -1,15 +1,6 @@
-import { SinisterSchema, type Sinister } from '@flotte/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { sinisterKeys } from './get-sinisters';
-
-export function getSinister(uuid: string, signal?: AbortSignal) {
-  return api(`/api/sinister/${uuid}`, { schema: SinisterSchema, signal });
-}
-
-export function sinisterQueryOptions(uuid: string) {
-  return queryOptions({ queryKey: sinisterKeys.detail(uuid), queryFn: ({ signal }) => getSinister(uuid, signal) });
-}
+import type { Sinister } from '@flotte/contract';
+import { useQuery } from '@tanstack/react-query';
+import { sinistersApi } from './sinisters-api';
 
 /**
  * One claim, fresh from GET /api/sinister/{id}. `listed` (the row of the list) shows at once
@@ -17,7 +8,7 @@ export function sinisterQueryOptions(uuid: string) {
  */
 export function useSinister(uuid: string | undefined, listed?: Sinister) {
   return useQuery({
-    ...sinisterQueryOptions(uuid ?? ''),
+    ...sinistersApi.detailQueryOptions(uuid ?? ''),
     enabled: uuid !== undefined,
     placeholderData: listed,
   });

@@ -4,9 +4,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import Box from '@mui/material/Box';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import dayjs, { type Dayjs } from 'dayjs';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
 
 // Form fields the claim form needs beyond components/form/form-text-field.tsx. They follow its
@@ -20,57 +18,6 @@ type Bound<TInput extends FieldValues, TOutput> = {
   helperText?: ReactNode;
   required?: boolean;
 };
-
-const ISO = 'YYYY-MM-DD';
-/** What the form holds for a date typed but not complete or not real: the schema says 'Date invalide'. */
-const INVALID_DATE = 'invalide';
-
-/**
- * A French date picker (JJ/MM/AAAA) holding an ISO date string. The picker keeps what is being
- * typed; the form gets the ISO date once it is complete.
- */
-export function FormDateField<TInput extends FieldValues, TOutput>({
-  control,
-  name,
-  label,
-  helperText,
-  required,
-  maxDate,
-}: Bound<TInput, TOutput> & { maxDate?: string }) {
-  const { field, fieldState } = useController({ control, name });
-  const value = (field.value as string | undefined) ?? '';
-  const [draft, setDraft] = useState<Dayjs | null>(() => (value && value !== INVALID_DATE ? dayjs(value) : null));
-  const [held, setHeld] = useState(value);
-  // The form changed it (reset): show it.
-  if (value !== held) {
-    setHeld(value);
-    if (value !== INVALID_DATE && value !== (draft?.isValid() ? draft.format(ISO) : '')) setDraft(value ? dayjs(value) : null);
-  }
-  return (
-    <DatePicker
-      label={label}
-      value={draft}
-      maxDate={maxDate ? dayjs(maxDate) : undefined}
-      inputRef={field.ref}
-      onChange={(next) => {
-        setDraft(next);
-        const iso = next === null ? '' : next.isValid() ? next.format(ISO) : INVALID_DATE;
-        setHeld(iso);
-        field.onChange(iso);
-      }}
-      onClose={field.onBlur}
-      slotProps={{
-        textField: {
-          required,
-          name: field.name,
-          onBlur: field.onBlur,
-          error: fieldState.invalid,
-          helperText: fieldState.error?.message ?? helperText,
-        },
-      }}
-    />
-  );
-}
 
 export function FormSwitch<TInput extends FieldValues, TOutput>({ control, name, label, helperText }: Bound<TInput, TOutput>) {
   const { field, fieldState } = useController({ control, name });

@@ -1,18 +1,10 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import type { Sinister } from '@flotte/contract';
-import { Detail, DetailList, DetailSection, DocumentsSection, RecordDialog } from '../../../components/register/record-dialog';
+import { Detail, DetailList, DetailSection, DocumentsSection, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
 import { formatDate, formatEuros, formatPlate } from '../../../lib/format';
 import { useSinister } from '../api/get-sinister';
 import { formatResponsibility, personName, vehiculeLabel, yesNo } from '../utils/format-sinister';
-
-export type SinisterDetailsDialogProps = {
-  /** The claim shown (the row of the list, refreshed from GET /api/sinister/{id}); closed when null. */
-  sinister: Sinister | null;
-  onClose: () => void;
-  /** Adds a 'Modifier' button. */
-  onEdit?: (sinister: Sinister) => void;
-};
 
 function SinisterTitle({ sinister }: { sinister: Sinister }) {
   const plate = formatPlate(sinister.vehicule?.immatriculation ?? sinister.immatriculation);
@@ -60,9 +52,7 @@ function SinisterDetails({ listed }: { listed: Sinister }) {
       </DetailSection>
       <DetailSection title="Suivi">
         <DetailList labelWidth={200}>
-          <Detail label="Statut">{sinister.isArchived ? 'Archivé' : 'Actif'}</Detail>
-          {sinister.isArchived && <Detail label="Date d’archivage">{formatDate(sinister.archivedAt)}</Detail>}
-          <Detail label="Date de saisie">{formatDate(sinister.createdAt)}</Detail>
+          <StatusDetails record={sinister} createdLabel="Date de saisie" />
         </DetailList>
       </DetailSection>
       <DocumentsSection documents={sinister.documents} />
@@ -70,10 +60,10 @@ function SinisterDetails({ listed }: { listed: Sinister }) {
   );
 }
 
-/** 'Voir': a claim's details. */
-export function SinisterDetailsDialog({ sinister, onClose, onEdit }: SinisterDetailsDialogProps) {
+/** 'Voir': a claim's details (the row of the list, refreshed from GET /api/sinister/{id}). */
+export function SinisterDetailsDialog(props: RecordDetailsProps<Sinister>) {
   return (
-    <RecordDialog record={sinister} onClose={onClose} onEdit={onEdit} title={(s) => <SinisterTitle sinister={s} />}>
+    <RecordDialog {...props} title={(s) => <SinisterTitle sinister={s} />}>
       {(s) => <SinisterDetails listed={s} />}
     </RecordDialog>
   );

@@ -1,13 +1,14 @@
 import Check from '@mui/icons-material/Check';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { Guarantee } from '@flotte/contract';
 import { useId } from 'react';
-import type { SinisterFilter } from '../api/get-sinisters';
-import { PeriodField } from './period-field';
+import { menuItems } from '../../../components/form/menu-items';
+import { PeriodFilter } from '../../../components/register/period-filter';
+import { guaranteeChoices } from '../utils/format-sinister';
+import type { SinisterFilter } from '../api/sinisters-api';
 
 type Toggle = { label: string; name: SinisterFilter; value: string };
 
@@ -87,22 +88,12 @@ export function SinisterFilters({ filters, onChange, guarantees }: SinisterFilte
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
-        <Box
-          role="group"
-          aria-label="Période"
-          // A phone has no room for two date fields side by side.
-          sx={{
-            display: 'flex',
-            flexDirection: { xs: 'column', sm: 'row' },
-            gap: { xs: 2, sm: 1.5 },
-            alignItems: { xs: 'stretch', sm: 'flex-start' },
-            flex: { xs: '1 1 100%', sm: '0 0 auto' },
-            minWidth: 0,
-          }}
-        >
-          <PeriodField label="Du" value={filters.startDate} maxDate={filters.endDate} onChange={(startDate) => onChange({ startDate })} />
-          <PeriodField label="Au" value={filters.endDate} minDate={filters.startDate} onChange={(endDate) => onChange({ endDate })} />
-        </Box>
+        <PeriodFilter
+          legend="Période"
+          start={filters.startDate}
+          end={filters.endDate}
+          onChange={({ start, end }) => onChange({ startDate: start, endDate: end })}
+        />
         <TextField
           select
           size="small"
@@ -111,14 +102,10 @@ export function SinisterFilters({ filters, onChange, guarantees }: SinisterFilte
           onChange={(event) => onChange({ garantee: event.target.value })}
           // '' reads 'Toutes les garanties' rather than an empty box.
           slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          sx={{ flex: { xs: '1 1 100%', sm: '0 1 280px' }, minWidth: 0 }}
+          // Level with the dates, under the period's caption.
+          sx={{ flex: { xs: '1 1 100%', sm: '0 1 280px' }, minWidth: 0, mt: { xs: 0, sm: 3 } }}
         >
-          <MenuItem value="">Toutes les garanties</MenuItem>
-          {options.map((guarantee) => (
-            <MenuItem key={guarantee.uuid} value={guarantee.uuid}>
-              {guarantee.label}
-            </MenuItem>
-          ))}
+          {menuItems(guaranteeChoices(options), 'Toutes les garanties')}
         </TextField>
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3, rowGap: 1.5 }}>

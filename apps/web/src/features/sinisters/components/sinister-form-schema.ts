@@ -16,10 +16,13 @@ export const SinisterFormSchema = CreateSinisterBodySchema.extend({
   vehicule: z.string().min(1, { error: 'Choisissez le véhicule concerné' }).pipe(contract.vehicule),
   driver: z.string().transform(emptyToNull).pipe(contract.driver.unwrap()),
   guarantee: z.string().transform(emptyToNull).pipe(contract.guarantee.unwrap()),
+  // The date field holds null once emptied, INVALID_DATE while the typed date is not a real one.
   sinisterDate: z
     .string()
-    .min(1, { error: 'La date du sinistre est obligatoire' })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Date invalide (JJ/MM/AAAA)' })
+    .nullable()
+    .transform((value) => value ?? '')
+    .pipe(z.string().min(1, { error: 'La date du sinistre est obligatoire' }))
+    .pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Date invalide (JJ/MM/AAAA)' }))
     .pipe(contract.sinisterDate),
   responsibilityRate: z
     .string()

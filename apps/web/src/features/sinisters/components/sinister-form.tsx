@@ -1,22 +1,18 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import InputAdornment from '@mui/material/InputAdornment';
-import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { normalizePlate, RESPONSIBILITY_RATES, todayIso, type Sinister } from '@flotte/contract';
 import { useMemo } from 'react';
-import { useForm } from 'react-hook-form';
+import { FormDateField } from '../../../components/form/form-date-field';
+import { menuItems } from '../../../components/form/menu-items';
 import { FormTextField } from '../../../components/form/form-text-field';
-import { setServerFieldErrors } from '../../../components/form/server-errors';
-import { showActionError } from '../../../components/register/register-actions';
-import { snackbar } from '../../../components/snackbar/snackbar';
-import { useCreateSinister } from '../api/create-sinister';
+import { RecordForm, TWO_COLUMNS, useRecordForm, type RecordFormProps } from '../../../components/register/record-form';
 import { useDriverOptions, useVehiculeOptions } from '../api/get-claim-links';
 import { useGuarantees } from '../api/get-guarantees';
-import { useUpdateSinister } from '../api/update-sinister';
-import { personName, sinisterTitle, vehiculeLabel } from '../utils/format-sinister';
-import { FormAutocomplete, FormDateField, FormSwitch } from './form-fields';
+import { sinistersApi } from '../api/sinisters-api';
+import { guaranteeChoices, personName, sinisterTitle, vehiculeLabel } from '../utils/format-sinister';
+import { SINISTER_TEXTS } from '../utils/sinister-texts';
+import { FormAutocomplete, FormSwitch } from './form-fields';
 import {
   SINISTER_FORM_FIELDS,
   SinisterFormSchema,
@@ -32,6 +28,7 @@ const RATE_LABELS: Record<(typeof RESPONSIBILITY_RATES)[number], string> = {
   75: '75 %',
   100: '100 % (entièrement responsable)',
 };
+const RATE_CHOICES = RESPONSIBILITY_RATES.map((rate) => ({ value: String(rate), label: RATE_LABELS[rate] }));
 
 /** A select whose '' choice ('Inconnu', 'Non renseignée') shows its label rather than an empty box. */
 const SHOW_EMPTY_CHOICE = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
@@ -50,60 +47,40 @@ function pickChanged(body: SinisterFormOutput, dirty: Partial<Record<keyof Sinis
   return Object.fromEntries(Object.entries(body).filter(([name]) => dirty[name as keyof SinisterFormInput]));
 }
 
-export type SinisterFormProps = {
-  /** The claim to edit; a new claim without it. */
-  sinister?: Sinister;
-  onSaved: (sinister: Sinister) => void;
-  onCancel: () => void;
-};
-
 /** Every field of a claim, checked by the contract's schema; the API's 400 details land on their field. */
-export function SinisterForm({ sinister, onSaved, onCancel }: SinisterFormProps) {
+export function SinisterForm(props: RecordFormProps<Sinister>) {
+  const sinister = props.record;
   const today = todayIso();
-  const create = useCreateSinister();
-  const update = useUpdateSinister();
   const vehicules = useVehiculeOptions();
   const drivers = useDriverOptions();
   const guarantees = useGuarantees();
-  const pending = create.isPending || update.isPending;
   const {
     control,
-    handleSubmit,
-    setError,
+    recordForm,
+    // Read here, so the form keeps it up to date for the save below.
     formState: { dirtyFields },
-  } = useForm<SinisterFormInput, unknown, SinisterFormOutput>({
-    resolver: zodResolver(SinisterFormSchema),
+  } = useRecordForm({
+    ...props,
+    api: sinistersApi,
+    texts: SINISTER_TEXTS,
+    schema: SinisterFormSchema,
     defaultValues: toSinisterFormValues(sinister, today),
+    fields: SINISTER_FORM_FIELDS,
+    describe: sinisterTitle,
+    // An edit sends only what the user changed: the claim keeps, say, the plate it was recorded with.
+    save: (body, { create, update }): Promise<Sinister | undefined> => {
+      if (!sinister) return create(body);
+      return Object.keys(dirtyFields).length === 0 ? Promise.resolve(undefined) : update(sinister.uuid, pickChanged(body, dirtyFields));
+    },
   });
 
   const vehiculeOptions = useMemo<VehiculeOption[]>(() => withCurrent(vehicules.data, sinister?.vehicule), [vehicules.data, sinister]);
   const driverOptions = useMemo<DriverOption[]>(() => withCurrent(drivers.data, sinister?.driver), [drivers.data, sinister]);
   const guaranteeOptions = withCurrent(guarantees.data, sinister?.guarantee);
 
-  const onSubmit = handleSubmit(async (body) => {
-    if (sinister && Object.keys(dirtyFields).length === 0) {
-      onCancel();
-      return;
-    }
-    try {
-      const saved = sinister
-        ? // Only what the user changed: the claim keeps, say, the plate it was recorded with.
-          await update.mutateAsync({ uuid: sinister.uuid, body: pickChanged(body, dirtyFields) })
-        : await create.mutateAsync(body);
-      snackbar.show({ type: 'success', title: sinister ? 'Sinistre modifié' : 'Sinistre enregistré', description: sinisterTitle(saved) });
-      onSaved(saved);
-    } catch (error) {
-      setServerFieldErrors(error, setError, SINISTER_FORM_FIELDS);
-      showActionError(error, "Erreur lors de l'enregistrement du sinistre");
-    }
-  });
-
-  const title = sinister ? 'Modifier le sinistre' : 'Déclarer un sinistre';
-  const twoColumns = { display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } } as const;
-
   return (
-    <Box component="form" noValidate aria-label={title} onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2.5, pt: 1 }}>
-      <Box sx={twoColumns}>
+    <RecordForm {...recordForm}>
+      <Box sx={TWO_COLUMNS}>
         <FormAutocomplete
           control={control}
           name="vehicule"
@@ -127,7 +104,7 @@ export function SinisterForm({ sinister, onSaved, onCancel }: SinisterFormProps)
           helperText="Facultatif"
         />
       </Box>
-      <Box sx={twoColumns}>
+      <Box sx={TWO_COLUMNS}>
         <FormDateField control={control} name="sinisterDate" label="Date du sinistre" required maxDate={today} />
         <FormTextField
           control={control}
@@ -137,7 +114,7 @@ export function SinisterForm({ sinister, onSaved, onCancel }: SinisterFormProps)
           helperText="Facultatif. Référence de l’assureur ou du courtier"
         />
       </Box>
-      <Box sx={twoColumns}>
+      <Box sx={TWO_COLUMNS}>
         <FormTextField control={control} name="city" label="Ville" autoComplete="off" helperText="Facultatif. Lieu du sinistre" />
         <FormTextField
           control={control}
@@ -147,22 +124,12 @@ export function SinisterForm({ sinister, onSaved, onCancel }: SinisterFormProps)
           helperText="Garantie mise en jeu"
           slotProps={SHOW_EMPTY_CHOICE}
         >
-          <MenuItem value="">Non renseignée</MenuItem>
-          {guaranteeOptions.map((guarantee) => (
-            <MenuItem key={guarantee.uuid} value={guarantee.uuid}>
-              {guarantee.label}
-            </MenuItem>
-          ))}
+          {menuItems(guaranteeChoices(guaranteeOptions), 'Non renseignée')}
         </FormTextField>
       </Box>
-      <Box sx={twoColumns}>
+      <Box sx={TWO_COLUMNS}>
         <FormTextField control={control} name="responsibilityRate" label="Taux de responsabilité" select slotProps={SHOW_EMPTY_CHOICE}>
-          <MenuItem value="">Inconnu</MenuItem>
-          {RESPONSIBILITY_RATES.map((rate) => (
-            <MenuItem key={rate} value={String(rate)}>
-              {RATE_LABELS[rate]}
-            </MenuItem>
-          ))}
+          {menuItems(RATE_CHOICES, 'Inconnu')}
         </FormTextField>
         <FormTextField
           control={control}
@@ -194,14 +161,6 @@ export function SinisterForm({ sinister, onSaved, onCancel }: SinisterFormProps)
           />
         </Box>
       </Box>
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5, flexWrap: 'wrap' }}>
-        <Button onClick={onCancel} disabled={pending}>
-          Annuler
-        </Button>
-        <Button type="submit" variant="contained" loading={pending}>
-          {sinister ? 'Enregistrer' : 'Enregistrer le sinistre'}
-        </Button>
-      </Box>
-    </Box>
+    </RecordForm>
   );
 }

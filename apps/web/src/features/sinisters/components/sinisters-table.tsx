@@ -1,19 +1,12 @@
-import ArchiveOutlined from '@mui/icons-material/ArchiveOutlined';
-import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
-import UnarchiveOutlined from '@mui/icons-material/UnarchiveOutlined';
-import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
-import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import type { Sinister } from '@flotte/contract';
-import {
-  RegisterTable,
-  type RegisterColumn,
-  type RegisterTableProps,
-} from '../../../components/register/register-table';
+import type { SINISTER_SORT_COLUMNS, Sinister } from '@flotte/contract';
+import type { RegisterColumn } from '../../../components/register/register-cells';
+import type { RegisterTableDeclaration } from '../../../components/register/register-table';
 import { formatDate, formatEuros, formatPlate } from '../../../lib/format';
-import type { SinisterSortColumn } from '../api/get-sinisters';
 import { formatResponsibility, personName, sinisterLabel } from '../utils/format-sinister';
+import { SINISTER_TEXTS } from '../utils/sinister-texts';
+
+export type SinisterSortColumn = (typeof SINISTER_SORT_COLUMNS)[number];
 
 export function DeclaredChip({ declared }: { declared: boolean }) {
   return (
@@ -55,53 +48,17 @@ const COLUMNS: readonly RegisterColumn<Sinister, SinisterSortColumn>[] = [
 
 /** Tighter cells than the other registers, and headers that may wrap ('N° de / sinistre'), for the nine columns. */
 const COMPACT = {
-  minWidth: 0,
   '& .MuiTableCell-root': { px: 1 },
   '& .MuiTableCell-root:first-of-type': { pl: 1.5 },
   '& .MuiTableCell-root:last-of-type': { pr: 0.5 },
   '& .MuiTableHead-root .MuiTableCell-root': { whiteSpace: 'normal', lineHeight: 1.3, fontSize: '0.8125rem' },
 } as const;
 
-export type SinisterActions = {
-  onView: (sinister: Sinister) => void;
-  onEdit: (sinister: Sinister) => void;
-  onArchive: (sinister: Sinister) => void;
-  onRestore: (sinister: Sinister) => void;
-  /** Only for administrators: the action is left out without it. */
-  onDelete?: (sinister: Sinister) => void;
-};
-
-export type SinistersTableProps = Omit<
-  RegisterTableProps<Sinister, SinisterSortColumn>,
-  'label' | 'columns' | 'getRowId' | 'getRowLabel' | 'onOpenRow' | 'rowActions'
-> &
-  SinisterActions;
-
 /** The claims register: date, number, plate, driver, guarantee, city, responsibility, declared, cost. */
-export function SinistersTable({ onView, onEdit, onArchive, onRestore, onDelete, ...table }: SinistersTableProps) {
-  return (
-    <Box sx={COMPACT}>
-      <RegisterTable
-      {...table}
-      label="Liste des sinistres"
-      columns={COLUMNS}
-      getRowId={(sinister) => sinister.uuid}
-      getRowLabel={sinisterLabel}
-      onOpenRow={onView}
-      rowActions={(sinister) => [
-        { label: 'Voir', icon: <VisibilityOutlined fontSize="small" />, onClick: () => onView(sinister) },
-        { label: 'Modifier', icon: <EditOutlined fontSize="small" />, onClick: () => onEdit(sinister) },
-        sinister.isArchived
-          ? { label: 'Restaurer', icon: <UnarchiveOutlined fontSize="small" />, onClick: () => onRestore(sinister) }
-          : { label: 'Archiver', icon: <ArchiveOutlined fontSize="small" />, onClick: () => onArchive(sinister) },
-        onDelete && {
-          label: 'Supprimer définitivement',
-          icon: <DeleteForeverOutlined fontSize="small" />,
-          onClick: () => onDelete(sinister),
-          danger: true,
-        },
-      ]}
-      />
-    </Box>
-  );
-}
+export const SINISTERS_TABLE: RegisterTableDeclaration<Sinister, SinisterSortColumn> = {
+  label: SINISTER_TEXTS.list,
+  columns: COLUMNS,
+  getRowId: (sinister) => sinister.uuid,
+  getRowLabel: sinisterLabel,
+  sx: COMPACT,
+};

@@ -8,6 +8,11 @@ export function formatResponsibility(rate: ResponsibilityRate | undefined): stri
   return rate === null || rate === undefined ? '' : `${rate}\u00a0%`;
 }
 
+/** The guarantees as a select's choices. */
+export function guaranteeChoices(guarantees: readonly { uuid: string; label: string }[]) {
+  return guarantees.map((guarantee) => ({ value: guarantee.uuid, label: guarantee.label }));
+}
+
 export function yesNo(value: boolean): string {
   return value ? 'Oui' : 'Non';
 }

@@ -1,12 +1,13 @@
-import { UpdateCategoryResponseSchema, type VehiculeTypeCode } from '@flotte/contract';
+import { UpdateCategoryResponseSchema, type UpdateCategoryQuerySchema, type VehiculeTypeCode } from '@flotte/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { api } from '../../../lib/api-client';
-import { vehiculeKeys, type VehiculesQuery } from './get-vehicules';
+import { invalidateAfterWrite } from '../../../lib/query-keys';
 
 /** The list's filters without its page and sort: what the bulk change applies to. */
-export type VehiculesFilters = Pick<VehiculesQuery, 'search' | 'withArchived' | 'onlyArchived' | 'types' | 'start' | 'end'>;
+export type VehiculesFilters = z.input<typeof UpdateCategoryQuerySchema>;
 
-export function vehiculesFilters(query: VehiculesQuery): VehiculesFilters {
+export function vehiculesFilters(query: VehiculesFilters): VehiculesFilters {
   const { search, withArchived, onlyArchived, types, start, end } = query;
   return { search, withArchived, onlyArchived, types, start, end };
 }
@@ -22,6 +23,6 @@ export function useUpdateVehiculesCategory() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateVehiculesCategory,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: vehiculeKeys.all }),
+    onSuccess: () => invalidateAfterWrite(queryClient, 'vehicules'),
   });
 }

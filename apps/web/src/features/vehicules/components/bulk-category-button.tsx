@@ -10,7 +10,7 @@ import { showActionError } from '../../../components/register/register-actions';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { plural } from '../../../lib/format';
 import { useUpdateVehiculesCategory, type VehiculesFilters } from '../api/update-vehicules-category';
-import { vehiculeTypeShortLabel } from './vehicules-table';
+import { vehiculeTypeShortLabel } from '../utils/vehicule-texts';
 
 export type BulkCategoryButtonProps = {
   /** The list's filters (search, archive view, categories, period): the vehicles changed are the ones they match. */

@@ -7,20 +7,19 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { todayIso, vehiculeDateIssues, type Vehicule } from '@flotte/contract';
 import { useId, useState } from 'react';
+import { DateField, INVALID_DATE, INVALID_DATE_MESSAGE } from '../../../components/date-field';
+import { useRecordDialog } from '../../../components/register/record-dialog';
+import type { ArchiveFlow } from '../../../components/register/use-register-actions';
 import { ApiError } from '../../../lib/api-error';
 import { formatDate } from '../../../lib/format';
-import { INVALID_DATE, INVALID_DATE_MESSAGE, IsoDateField } from './iso-date-field';
-import { vehiculeName } from './vehicules-table';
+import { vehiculesApi } from '../api/vehicules-api';
+import { VEHICULE_TEXTS, vehiculeName } from '../utils/vehicule-texts';
 
 export type VehiculeArchiveDialogProps = {
   /** The vehicle to archive; closed when null. */
   vehicule: Vehicule | null;
-  /**
-   * Archives with the chosen exit date; resolves true once done (the dialog then closes), false
-   * when it failed (the caller told the user; the dialog stays for another try). A rejection with
-   * the API's details about `exitDate` shows them under the field.
-   */
-  onConfirm: (vehicule: Vehicule, exitDate: string) => Promise<boolean>;
+  /** useRegisterActions' archive-then-'Annuler' (snackbars included), given this register's archive and restore. */
+  archiveWithUndo: (vehicule: Vehicule, flow: ArchiveFlow) => Promise<boolean>;
   onClose: () => void;
 };
 
@@ -30,9 +29,39 @@ function exitDateError(vehicule: Vehicule, exitDate: string | null): string | nu
   return vehiculeDateIssues({ entryDate: vehicule.entryDate, exitDate }).find((issue) => issue.path === 'exitDate')?.message ?? null;
 }
 
+/**
+ * Archives with the chosen exit date; 'Annuler' in the snackbar puts the vehicle back as it was:
+ * in the fleet, with its former exit date (usually none; the restore clears the one archiving set).
+ * Resolves true once archived; rejects with the API's error when it is about the exit date (shown
+ * under the field), resolves false for any other failure (the snackbar told it).
+ */
+function useArchiveWithExitDate(archiveWithUndo: VehiculeArchiveDialogProps['archiveWithUndo']) {
+  const archive = vehiculesApi.useArchive();
+  const restore = vehiculesApi.useRestore();
+  const update = vehiculesApi.useUpdate();
+  return async (vehicule: Vehicule, exitDate: string) => {
+    let failure: unknown;
+    const archived = await archiveWithUndo(vehicule, {
+      archive: () =>
+        archive.mutateAsync({ uuid: vehicule.uuid, query: { exitDate } }).catch((error: unknown) => {
+          failure = error;
+          throw error;
+        }),
+      restore: async () => {
+        const restored = await restore.mutateAsync(vehicule.uuid);
+        if (restored.exitDate !== vehicule.exitDate) await update.mutateAsync({ uuid: vehicule.uuid, body: { exitDate: vehicule.exitDate } });
+      },
+      archivedDescription: `${VEHICULE_TEXTS.gone(vehiculeName(vehicule))} Sortie de la flotte : ${formatDate(exitDate)}.`,
+    });
+    if (!archived && failure instanceof ApiError && failure.details.some((detail) => detail.path === 'exitDate')) throw failure;
+    return archived;
+  };
+}
+
 type ArchiveFormProps = { vehicule: Vehicule; descriptionId: string } & Omit<VehiculeArchiveDialogProps, 'vehicule'>;
 
-function ArchiveForm({ vehicule, descriptionId, onConfirm, onClose }: ArchiveFormProps) {
+function ArchiveForm({ vehicule, descriptionId, archiveWithUndo, onClose }: ArchiveFormProps) {
+  const archive = useArchiveWithExitDate(archiveWithUndo);
   // A planned exit already recorded is the likely answer; otherwise the vehicle leaves today.
   const [exitDate, setExitDate] = useState<string | null>(vehicule.exitDate ?? todayIso());
   const [error, setError] = useState<string | null>(null);
@@ -46,7 +75,7 @@ function ArchiveForm({ vehicule, descriptionId, onConfirm, onClose }: ArchiveFor
     }
     setBusy(true);
     try {
-      if (await onConfirm(vehicule, exitDate)) onClose();
+      if (await archive(vehicule, exitDate)) onClose();
     } catch (failure) {
       const detail = failure instanceof ApiError ? failure.details.find((d) => d.path === 'exitDate') : undefined;
       if (detail) setError(detail.message);
@@ -69,7 +98,7 @@ function ArchiveForm({ vehicule, descriptionId, onConfirm, onClose }: ArchiveFor
           Le véhicule sort de la flotte à cette date, qui compte dans la demi-différence de la période. Il n’apparaît plus parmi
           les véhicules actifs ; votre courtier n’est pas prévenu automatiquement.
         </DialogContentText>
-        <IsoDateField
+        <DateField
           name="exitDate"
           label="Date de sortie de la flotte"
           required
@@ -96,29 +125,18 @@ function ArchiveForm({ vehicule, descriptionId, onConfirm, onClose }: ArchiveFor
 }
 
 /** 'Archiver': asks for the exit date (the vehicle's planned one, or today), then archives. */
-export function VehiculeArchiveDialog({ vehicule: current, onConfirm, onClose }: VehiculeArchiveDialogProps) {
-  const titleId = useId();
+export function VehiculeArchiveDialog({ vehicule: current, archiveWithUndo, onClose }: VehiculeArchiveDialogProps) {
+  const { record: vehicule, titleId, dialog } = useRecordDialog(current, onClose);
   const descriptionId = useId();
-  // Keep the last vehicle while the closing transition plays.
-  const [vehicule, setVehicule] = useState(current);
-  if (current && current !== vehicule) setVehicule(current);
   return (
-    <Dialog
-      open={current !== null}
-      onClose={onClose}
-      aria-labelledby={titleId}
-      aria-describedby={descriptionId}
-      maxWidth="xs"
-      fullWidth
-      slotProps={{ transition: { onExited: () => setVehicule(null) } }}
-    >
+    <Dialog {...dialog} aria-describedby={descriptionId} maxWidth="xs">
       {vehicule && (
         <>
           <DialogTitle id={titleId}>
             {/* Neither the plate nor its question mark split across lines. */}
             Archiver le véhicule <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{`${vehiculeName(vehicule)} ?`}</Box>
           </DialogTitle>
-          <ArchiveForm key={vehicule.uuid} vehicule={vehicule} descriptionId={descriptionId} onConfirm={onConfirm} onClose={onClose} />
+          <ArchiveForm key={vehicule.uuid} vehicule={vehicule} descriptionId={descriptionId} archiveWithUndo={archiveWithUndo} onClose={onClose} />
         </>
       )}
     </Dialog>

@@ -1,25 +1,16 @@
 import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
 import Box from '@mui/material/Box';
 import { vehiculeTypeLabel, type Vehicule } from '@flotte/contract';
-import { Detail, DetailList, DocumentsSection, RecordDialog } from '../../../components/register/record-dialog';
+import { Detail, DetailList, DocumentsSection, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
 import { formatDate } from '../../../lib/format';
-import { PLATE_FONT, vehiculeName } from './vehicules-table';
-
-export type VehiculeDetailsDialogProps = {
-  /** The vehicle shown; closed when null. */
-  vehicule: Vehicule | null;
-  onClose: () => void;
-  /** Adds a 'Modifier' button. */
-  onEdit?: (vehicule: Vehicule) => void;
-};
+import { vehiculeName } from '../utils/vehicule-texts';
+import { PLATE_FONT } from './vehicules-table';
 
 /** 'Voir': a vehicle's details, its time in the fleet and its documents. */
-export function VehiculeDetailsDialog({ vehicule, onClose, onEdit }: VehiculeDetailsDialogProps) {
+export function VehiculeDetailsDialog(props: RecordDetailsProps<Vehicule>) {
   return (
     <RecordDialog
-      record={vehicule}
-      onClose={onClose}
-      onEdit={onEdit}
+      {...props}
       title={(v) => (
         <Box component="span" sx={{ fontFamily: PLATE_FONT }}>
           {vehiculeName(v)}
@@ -50,9 +41,7 @@ export function VehiculeDetailsDialog({ vehicule, onClose, onEdit }: VehiculeDet
             <Detail label="Mise en circulation">{formatDate(v.circulationDate)}</Detail>
             <Detail label="Entrée dans la flotte">{formatDate(v.entryDate)}</Detail>
             <Detail label="Sortie de la flotte">{formatDate(v.exitDate)}</Detail>
-            <Detail label="Statut">{v.isArchived ? 'Archivé' : 'Actif'}</Detail>
-            {v.isArchived && <Detail label="Date d’archivage">{formatDate(v.archivedAt)}</Detail>}
-            <Detail label="Date d’ajout">{formatDate(v.createdAt)}</Detail>
+            <StatusDetails record={v} />
           </DetailList>
           <DocumentsSection documents={v.documents} />
         </>

@@ -1,27 +1,23 @@
 import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { checkPlate, CreateVehiculeBodySchema, VEHICULE_TYPES, type Vehicule } from '@flotte/contract';
 import { useState } from 'react';
-import { useController, useForm, type Control } from 'react-hook-form';
+import { useController, type Control } from 'react-hook-form';
 import type { z } from 'zod';
+import { FormDateField } from '../../../components/form/form-date-field';
 import { FormTextField } from '../../../components/form/form-text-field';
-import { setServerFieldErrors } from '../../../components/form/server-errors';
-import { showActionError } from '../../../components/register/register-actions';
-import { snackbar } from '../../../components/snackbar/snackbar';
+import { RecordForm, TWO_COLUMNS, useRecordForm, type RecordFormProps } from '../../../components/register/record-form';
 import { formatPlate } from '../../../lib/format';
 import { createEmptyVehicule } from '../api/create-vehicule';
-import { useUpdateVehicule } from '../api/update-vehicule';
-import { IsoDateField } from './iso-date-field';
-import { PLATE_FONT, vehiculeName, vehiculeTypeShortLabel } from './vehicules-table';
+import { vehiculesApi } from '../api/vehicules-api';
+import { VEHICULE_TEXTS, vehiculeName, vehiculeTypeShortLabel } from '../utils/vehicule-texts';
+import { PLATE_FONT } from './vehicules-table';
 
 type VehiculeInput = z.input<typeof CreateVehiculeBodySchema>;
 type VehiculeOutput = z.output<typeof CreateVehiculeBodySchema>;
-type DateName = 'circulationDate' | 'entryDate' | 'exitDate';
 
 const FIELDS = ['immatriculation', 'brand', 'model', 'type', 'circulationDate', 'entryDate', 'exitDate'] as const;
 
@@ -121,107 +117,47 @@ function TypeField({ control }: { control: Control<VehiculeInput, unknown, Vehic
   );
 }
 
-function DateField({
-  control,
-  name,
-  label,
-  helperText,
-}: {
-  control: Control<VehiculeInput, unknown, VehiculeOutput>;
-  name: DateName;
-  label: string;
-  helperText: string;
-}) {
-  const { field, fieldState } = useController({ control, name });
-  return (
-    <IsoDateField
-      name={field.name}
-      label={label}
-      value={field.value ?? null}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      focusRef={field.ref}
-      error={fieldState.error?.message}
-      helperText={helperText}
-    />
-  );
-}
-
-export type VehiculeFormProps = {
-  /** The vehicle to edit; a new vehicle without it. */
-  vehicule?: Vehicule;
-  onSaved: (vehicule: Vehicule) => void;
-  onCancel: () => void;
-};
-
 /**
  * Plate, brand, model, category and the three dates of a vehicle, checked by the contract's
  * schema. A new vehicle starts as a draft (POST create-empty) completed by PATCH, like the
  * product's other clients do; a failed save keeps the draft, so the next try completes the same one.
  */
-export function VehiculeForm({ vehicule, onSaved, onCancel }: VehiculeFormProps) {
-  const update = useUpdateVehicule();
+export function VehiculeForm(props: RecordFormProps<Vehicule>) {
   const [draftUuid, setDraftUuid] = useState<string | null>(null);
-  const { control, handleSubmit, setError, formState } = useForm<VehiculeInput, unknown, VehiculeOutput>({
-    resolver: zodResolver(CreateVehiculeBodySchema),
-    defaultValues: toFormValues(vehicule),
-  });
-
-  const onSubmit = handleSubmit(async (body) => {
-    try {
-      let uuid = vehicule?.uuid ?? draftUuid;
+  const { control, recordForm } = useRecordForm({
+    ...props,
+    api: vehiculesApi,
+    texts: VEHICULE_TEXTS,
+    schema: CreateVehiculeBodySchema,
+    defaultValues: toFormValues(props.record),
+    fields: FIELDS,
+    describe: (saved) => `${vehiculeName(saved)} · ${[saved.brand, saved.model].filter(Boolean).join(' ')} · ${vehiculeTypeShortLabel(saved.type)}`,
+    save: async (body, { update }) => {
+      let uuid = props.record?.uuid ?? draftUuid;
       if (!uuid) {
         uuid = (await createEmptyVehicule()).uuid;
         setDraftUuid(uuid);
       }
-      const saved = await update.mutateAsync({ uuid, body });
-      snackbar.show({
-        type: 'success',
-        title: vehicule ? 'Véhicule modifié' : 'Véhicule ajouté',
-        description: `${vehiculeName(saved)} · ${[saved.brand, saved.model].filter(Boolean).join(' ')} · ${vehiculeTypeShortLabel(saved.type)}`,
-      });
-      onSaved(saved);
-    } catch (error) {
-      setServerFieldErrors(error, setError, FIELDS);
-      showActionError(error, "Erreur lors de l'enregistrement du véhicule");
-    }
+      return update(uuid, body);
+    },
   });
 
   return (
-    <Box
-      component="form"
-      noValidate
-      aria-label={vehicule ? 'Modifier le véhicule' : 'Ajouter un véhicule'}
-      onSubmit={(event) => void onSubmit(event)}
-      sx={{ display: 'grid', gap: 2.5, pt: 1 }}
-    >
+    <RecordForm {...recordForm}>
       <PlateField control={control} />
-      <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+      <Box sx={TWO_COLUMNS}>
         <FormTextField control={control} name="brand" label="Marque" autoComplete="off" required placeholder="Renault" />
         <FormTextField control={control} name="model" label="Modèle" autoComplete="off" required placeholder="Kangoo" />
       </Box>
       <TypeField control={control} />
-      <DateField
-        control={control}
-        name="circulationDate"
-        label="Date de mise en circulation"
-        helperText="Facultatif. Case B de la carte grise"
-      />
-      <DateField
+      <FormDateField control={control} name="circulationDate" label="Date de mise en circulation" helperText="Facultatif. Case B de la carte grise" />
+      <FormDateField
         control={control}
         name="entryDate"
         label="Date d’entrée dans la flotte"
         helperText="Facultatif. Avec la date de sortie, elle compte dans la demi-différence"
       />
-      <DateField control={control} name="exitDate" label="Date de sortie" helperText="Facultatif. Vide tant que le véhicule reste dans la flotte" />
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5, flexWrap: 'wrap' }}>
-        <Button onClick={onCancel} disabled={formState.isSubmitting}>
-          Annuler
-        </Button>
-        <Button type="submit" variant="contained" loading={formState.isSubmitting}>
-          {vehicule ? 'Enregistrer' : 'Ajouter le véhicule'}
-        </Button>
-      </Box>
-    </Box>
+      <FormDateField control={control} name="exitDate" label="Date de sortie" helperText="Facultatif. Vide tant que le véhicule reste dans la flotte" />
+    </RecordForm>
   );
 }

@@ -1,29 +1,13 @@
-import ArchiveOutlined from '@mui/icons-material/ArchiveOutlined';
-import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
-import UnarchiveOutlined from '@mui/icons-material/UnarchiveOutlined';
-import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
 import Box from '@mui/material/Box';
 import Tooltip from '@mui/material/Tooltip';
-import { vehiculeTypeLabel, type Vehicule } from '@flotte/contract';
-import {
-  RegisterTable,
-  type RegisterColumn,
-  type RegisterTableProps,
-} from '../../../components/register/register-table';
+import { vehiculeTypeLabel, type VEHICULE_SORT_COLUMNS, type Vehicule } from '@flotte/contract';
+import type { RegisterColumn } from '../../../components/register/register-cells';
+import type { RegisterTableDeclaration } from '../../../components/register/register-table';
 import { formatDate, formatPlate } from '../../../lib/format';
-import type { VehiculeSortColumn } from '../api/get-vehicules';
+import { VEHICULE_TEXTS, vehiculeName, vehiculeTypeShortLabel } from '../utils/vehicule-texts';
 
-/** The vehicle's name for people: its plate as French users read it (AB-123-CD). */
-export function vehiculeName(vehicule: Pick<Vehicule, 'immatriculation'>): string {
-  return formatPlate(vehicule.immatriculation) || 'Véhicule sans immatriculation';
-}
-
-/** 'VUL (utilitaire léger ≤ 3,5 t)' → 'VUL': the category as said in a sentence. */
-export function vehiculeTypeShortLabel(code: string | null | undefined): string {
-  return vehiculeTypeLabel(code).replace(/ \(.*\)$/, '');
-}
+export type VehiculeSortColumn = (typeof VEHICULE_SORT_COLUMNS)[number];
 
 /** The category in a narrow column: 'VUL' with its meaning as an abbreviation, the other labels whole. */
 function CategoryText({ code }: { code: string | null }) {
@@ -84,48 +68,14 @@ const COLUMNS: readonly RegisterColumn<Vehicule, VehiculeSortColumn>[] = [
   { id: 'exitDate', label: 'Sortie', sortKey: 'exitDate', render: (v) => formatDate(v.exitDate), noWrap: true },
 ];
 
-export type VehiculeActions = {
-  onView: (vehicule: Vehicule) => void;
-  onEdit: (vehicule: Vehicule) => void;
-  onArchive: (vehicule: Vehicule) => void;
-  onRestore: (vehicule: Vehicule) => void;
-  /** Only for administrators: the action is left out without it. */
-  onDelete?: (vehicule: Vehicule) => void;
+/** Seven columns and the actions: with the default cell padding the table would scroll sideways at 1280 px, hiding the actions. */
+const TIGHT = { '& .MuiTableCell-root': { px: 1.25 }, '& .MuiTableCell-root:first-of-type': { pl: 2 } } as const;
+
+/** The vehicles register: plate, brand, model, category, the three dates; a card per vehicle on a phone, titled by the plate. */
+export const VEHICULES_TABLE: RegisterTableDeclaration<Vehicule, VehiculeSortColumn> = {
+  getRowLabel: vehiculeName,
+  getRowId: (vehicule) => vehicule.uuid,
+  columns: COLUMNS,
+  label: VEHICULE_TEXTS.list,
+  sx: TIGHT,
 };
-
-export type VehiculesTableProps = Omit<
-  RegisterTableProps<Vehicule, VehiculeSortColumn>,
-  'label' | 'columns' | 'getRowId' | 'getRowLabel' | 'onOpenRow' | 'rowActions'
-> &
-  VehiculeActions;
-
-/** The vehicles register: plate, brand, model, category, the three dates and the actions of each vehicle. */
-export function VehiculesTable({ onView, onEdit, onArchive, onRestore, onDelete, ...table }: VehiculesTableProps) {
-  return (
-    // Seven columns and the actions: with the default cell padding the table would scroll
-    // sideways at 1280 px, hiding the actions.
-    <Box sx={{ minWidth: 0, '& .MuiTableCell-root': { px: 1.25 }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}>
-      <RegisterTable
-        {...table}
-        label="Liste des véhicules"
-        columns={COLUMNS}
-        getRowId={(vehicule) => vehicule.uuid}
-        getRowLabel={vehiculeName}
-        onOpenRow={onView}
-        rowActions={(vehicule) => [
-          { label: 'Voir', icon: <VisibilityOutlined fontSize="small" />, onClick: () => onView(vehicule) },
-          { label: 'Modifier', icon: <EditOutlined fontSize="small" />, onClick: () => onEdit(vehicule) },
-          vehicule.isArchived
-            ? { label: 'Restaurer', icon: <UnarchiveOutlined fontSize="small" />, onClick: () => onRestore(vehicule) }
-            : { label: 'Archiver', icon: <ArchiveOutlined fontSize="small" />, onClick: () => onArchive(vehicule) },
-          onDelete && {
-            label: 'Supprimer définitivement',
-            icon: <DeleteForeverOutlined fontSize="small" />,
-            onClick: () => onDelete(vehicule),
-            danger: true,
-          },
-        ]}
-      />
-    </Box>
-  );
-}

@@ -1,0 +1,76 @@
+import Box from '@mui/material/Box';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { Fragment } from 'react';
+import { menuItems } from '../form/menu-items';
+import { CellValue, OpenRowLink, type RegisterColumn } from './register-cells';
+import type { RegisterDesktopTableProps } from './register-desktop-table';
+import { RowActionsButton } from './row-actions-menu';
+import type { SortBy } from './use-list-search-params';
+
+function sortOptions<TRow, TColumn extends string>(columns: readonly RegisterColumn<TRow, TColumn>[]) {
+  return columns.flatMap((column) =>
+    column.sortKey
+      ? [
+          { value: column.sortKey as SortBy<TColumn>, label: `${column.label} (croissant)` },
+          { value: `-${column.sortKey}` as SortBy<TColumn>, label: `${column.label} (décroissant)` },
+        ]
+      : [],
+  );
+}
+
+/** A phone has no column headers to click: 'Trier par' offers every sortable column both ways. */
+export function MobileSortSelect<TRow, TColumn extends string>({
+  columns,
+  sortBy,
+  onSortChange,
+}: Pick<RegisterDesktopTableProps<TRow, TColumn>, 'columns' | 'sortBy' | 'onSortChange'>) {
+  const options = sortOptions(columns);
+  if (options.length === 0) return null;
+  return (
+    <Box sx={{ px: 2, pt: 1, pb: 1.5, borderBottom: 1, borderColor: 'divider' }}>
+      <TextField select size="small" label="Trier par" value={sortBy} onChange={(event) => onSortChange(event.target.value as SortBy<TColumn>)}>
+        {menuItems(options)}
+      </TextField>
+    </Box>
+  );
+}
+
+/** Below 600 px: one card per row, titled by the row's name, its values as a label/value list. */
+export function RegisterCards<TRow, TColumn extends string>(props: Omit<RegisterDesktopTableProps<TRow, TColumn>, 'sortBy' | 'onSortChange'>) {
+  const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onOpenMenu } = props;
+  return (
+    <Box component="ul" aria-label={label} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+      {rows.map((row, rowIndex) => (
+        <Box
+          component="li"
+          key={getRowId(row)}
+          sx={{ px: 2, py: 1.5, borderTop: rowIndex === 0 ? 0 : 1, borderColor: 'divider', display: 'grid', gap: 0.75 }}
+        >
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+            <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 700, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
+              <OpenRowLink label={getRowLabel(row)} onOpen={onOpenRow && (() => onOpenRow(row))}>
+                {getRowLabel(row)}
+              </OpenRowLink>
+            </Typography>
+            {onOpenMenu && <RowActionsButton label={getRowLabel(row)} onOpen={(anchor) => onOpenMenu(row, anchor)} />}
+          </Box>
+          <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 1.5, rowGap: 0.25 }}>
+            {columns
+              .filter((column) => !column.hideOnMobile)
+              .map((column) => (
+                <Fragment key={column.id}>
+                  <Typography component="dt" variant="body2" color="text.secondary">
+                    {column.label}
+                  </Typography>
+                  <Typography component="dd" variant="body2" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
+                    <CellValue value={column.render(row)} />
+                  </Typography>
+                </Fragment>
+              ))}
+          </Box>
+        </Box>
+      ))}
+    </Box>
+  );
+}

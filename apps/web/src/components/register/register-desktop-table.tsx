@@ -1,0 +1,101 @@
+import Box from '@mui/material/Box';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import { CellValue, isBlank, OpenRowLink, visuallyHidden } from './register-cells';
+import type { RegisterTableProps } from './register-table';
+import { RowActionsButton } from './row-actions-menu';
+import { nextSort, parseSortBy } from './use-list-search-params';
+
+export type RegisterDesktopTableProps<TRow, TColumn extends string> = Pick<
+  RegisterTableProps<TRow, TColumn>,
+  'label' | 'columns' | 'getRowId' | 'getRowLabel' | 'onOpenRow' | 'sortBy' | 'onSortChange'
+> & {
+  /** Empty while loading, failed or empty: the header stays, the state shows below it. */
+  rows: readonly TRow[];
+  /** Opens the row's menu; without it the table has no actions column. */
+  onOpenMenu?: (row: TRow, anchor: HTMLElement) => void;
+};
+
+/** The desktop table: sortable headers (aria-sort), the key column as row header, a menu per row. */
+export function RegisterDesktopTable<TRow, TColumn extends string>(props: RegisterDesktopTableProps<TRow, TColumn>) {
+  const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onOpenMenu, sortBy, onSortChange } = props;
+  const sort = parseSortBy(sortBy);
+  return (
+    <TableContainer>
+      <Table aria-label={label} size="medium" sx={{ minWidth: 640 }}>
+        <TableHead>
+          <TableRow>
+            {columns.map((column) => {
+              const active = column.sortKey !== undefined && sort.column === column.sortKey;
+              return (
+                <TableCell
+                  key={column.id}
+                  align={column.align}
+                  sx={{ width: column.width, fontWeight: 700, whiteSpace: 'nowrap', bgcolor: 'grey.50' }}
+                  aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}
+                >
+                  {column.sortKey ? (
+                    <TableSortLabel
+                      active={active}
+                      direction={active ? sort.direction : 'asc'}
+                      onClick={() => onSortChange(nextSort(sortBy, column.sortKey as TColumn))}
+                    >
+                      {column.label}
+                    </TableSortLabel>
+                  ) : (
+                    column.label
+                  )}
+                </TableCell>
+              );
+            })}
+            {onOpenMenu && (
+              <TableCell align="right" sx={{ width: 64, bgcolor: 'grey.50' }}>
+                <Box component="span" sx={visuallyHidden}>
+                  Actions
+                </Box>
+              </TableCell>
+            )}
+          </TableRow>
+        </TableHead>
+        {rows.length > 0 && (
+          <TableBody>
+            {rows.map((row) => (
+              <TableRow key={getRowId(row)} hover>
+                {columns.map((column, index) => {
+                  const value = column.render(row);
+                  return (
+                    <TableCell
+                      key={column.id}
+                      align={column.align}
+                      component={index === 0 ? 'th' : 'td'}
+                      scope={index === 0 ? 'row' : undefined}
+                      sx={{ whiteSpace: column.noWrap ? 'nowrap' : undefined, fontWeight: index === 0 ? 600 : undefined }}
+                    >
+                      {index === 0 && !isBlank(value) ? (
+                        <OpenRowLink label={getRowLabel(row)} onOpen={onOpenRow && (() => onOpenRow(row))}>
+                          {value}
+                        </OpenRowLink>
+                      ) : (
+                        <CellValue value={value} />
+                      )}
+                    </TableCell>
+                  );
+                })}
+                {onOpenMenu && (
+                  <TableCell align="right" sx={{ py: 0.5 }}>
+                    <RowActionsButton label={getRowLabel(row)} onOpen={(anchor) => onOpenMenu(row, anchor)} />
+                  </TableCell>
+                )}
+              </TableRow>
+            ))}
+          </TableBody>
+        )}
+      </Table>
+    </TableContainer>
+  );
+}

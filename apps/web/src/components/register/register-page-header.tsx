@@ -1,0 +1,31 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { DocumentTitle } from '../document-title';
+import { AddButton } from './add-button';
+import type { RegisterTexts } from './register-texts';
+
+export type RegisterPageHeaderProps = {
+  /** `title`: the h1 and the document title ('Conducteurs'); `add`: the button ('Ajouter un conducteur'). */
+  texts: Pick<RegisterTexts, 'title' | 'add'>;
+  /** The line under the title, e.g. '12 conducteurs actifs · 3 archivés'; its room is kept while it loads (undefined). */
+  summary?: string;
+  onAdd: () => void;
+};
+
+/** A register screen's top: its title, what it holds, and the button to add to it. */
+export function RegisterPageHeader({ texts, summary, onAdd }: RegisterPageHeaderProps) {
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', justifyContent: 'space-between', gap: 2 }}>
+      <DocumentTitle title={texts.title} />
+      <Box sx={{ minWidth: 0 }}>
+        <Typography component="h1" variant="h4">
+          {texts.title}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mt: 0.5, minHeight: '1.5em' }}>
+          {summary}
+        </Typography>
+      </Box>
+      <AddButton label={texts.add} onClick={onAdd} sx={{ flexShrink: 0 }} />
+    </Box>
+  );
+}

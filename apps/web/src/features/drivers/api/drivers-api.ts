@@ -1,0 +1,8 @@
+import { CreateDriverBodySchema, DriverPageSchema, DriverSchema, ListDriversQuerySchema, UpdateDriverBodySchema } from '@flotte/contract';
+import { registerApi } from '../../../lib/register-api';
+
+/** /api/driver: the register's page and its writes (each refreshes what shows drivers), from the contract. */
+export const driversApi = registerApi('drivers', '/api/driver', {
+  record: DriverSchema, page: DriverPageSchema, list: ListDriversQuerySchema,
+  create: CreateDriverBodySchema, update: UpdateDriverBodySchema,
+});

@@ -1,0 +1,22 @@
+import { CreateSinisterBodySchema, ListSinistersQuerySchema, SinisterPageSchema, SinisterSchema, UpdateSinisterBodySchema } from '@flotte/contract';
+import { registerApi } from '../../../lib/register-api';
+
+/** /api/sinister: the claims' page (no archive counts), their writes and one claim, from the contract. */
+export const sinistersApi = registerApi('sinisters', '/api/sinister', {
+  record: SinisterSchema, page: SinisterPageSchema, list: ListSinistersQuerySchema,
+  create: CreateSinisterBodySchema, update: UpdateSinisterBodySchema,
+});
+
+/** The screen's filters, named as GET /api/sinister names them (and as the URL keeps them). */
+export const SINISTER_FILTERS = [
+  'hasHumanInjury',
+  'damagedVehicule',
+  'isThirdImplicated',
+  'showDeclared',
+  'showNotDeclared',
+  'responsible',
+  'garantee',
+  'startDate',
+  'endDate',
+] as const;
+export type SinisterFilter = (typeof SINISTER_FILTERS)[number];

@@ -1,0 +1,19 @@
+import {
+  ArchiveVehiculeQuerySchema,
+  CreateVehiculeBodySchema,
+  ListVehiculesQuerySchema,
+  UpdateVehiculeBodySchema,
+  VehiculePageSchema,
+  VehiculeSchema,
+} from '@flotte/contract';
+import { registerApi } from '../../../lib/register-api';
+
+/**
+ * /api/vehicule: the fleet's page and its writes, from the contract. Archiving takes the exit date
+ * (DELETE ?exitDate=, today without it); a restore clears it. Every write refreshes the claims too:
+ * they show the plate, and the claim form offers the vehicles.
+ */
+export const vehiculesApi = registerApi('vehicules', '/api/vehicule', {
+  record: VehiculeSchema, page: VehiculePageSchema, list: ListVehiculesQuerySchema,
+  create: CreateVehiculeBodySchema, update: UpdateVehiculeBodySchema, archive: ArchiveVehiculeQuerySchema,
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { createQueryClient } from './query-client';
+import { invalidateAfterWrite, queryKeys } from './query-keys';
+
+function seeded() {
+  const queryClient = createQueryClient();
+  const keys = {
+    vehiculeList: queryKeys.vehicules.list({ page: 1 }),
+    vehiculeOptions: queryKeys.vehicules.options(),
+    driverList: queryKeys.drivers.list({ page: 1 }),
+    driverOptions: queryKeys.drivers.options(),
+    sinisterList: queryKeys.sinisters.list({ page: 1 }),
+    sinisterCount: queryKeys.sinisters.count({ vehicule: 'x' }),
+    sinister: queryKeys.sinisters.detail('x'),
+    guarantees: queryKeys.guarantees,
+  };
+  for (const key of Object.values(keys)) queryClient.setQueryData(key, {});
+  const stale = () =>
+    Object.entries(keys)
+      .filter(([, key]) => queryClient.getQueryState(key)?.isInvalidated)
+      .map(([name]) => name);
+  return { queryClient, stale };
+}
+
+describe('invalidateAfterWrite', () => {
+  it('refreshes the claims and the claim form’s vehicle choices after a vehicle write', () => {
+    const { queryClient, stale } = seeded();
+    invalidateAfterWrite(queryClient, 'vehicules');
+    expect(stale()).toEqual(['vehiculeList', 'vehiculeOptions', 'sinisterList', 'sinisterCount', 'sinister']);
+  });
+
+  it('refreshes the claims (they show the driver’s name) after a driver write', () => {
+    const { queryClient, stale } = seeded();
+    invalidateAfterWrite(queryClient, 'drivers');
+    expect(stale()).toEqual(['driverList', 'driverOptions', 'sinisterList', 'sinisterCount', 'sinister']);
+  });
+
+  it('leaves the vehicles and drivers alone after a claim write', () => {
+    const { queryClient, stale } = seeded();
+    invalidateAfterWrite(queryClient, 'sinisters');
+    expect(stale()).toEqual(['sinisterList', 'sinisterCount', 'sinister']);
+  });
+});

@@ -1,0 +1,53 @@
+import type { QueryClient } from '@tanstack/react-query';
+
+// Every TanStack Query key of the app's registers lives here, with what a write makes stale.
+// Features do not import each other (lint boundary): this registry is what they share, so the
+// claim form's vehicle choices (sinisters feature) are refreshed by a vehicle write (vehicules
+// feature) without either knowing the other.
+
+/** The keys of one register: everything under `all`, so one invalidation reaches them all. */
+function registerKeys<TName extends string>(name: TName) {
+  const all = [name] as const;
+  return {
+    all,
+    /** Pages of the register's screen, one per URL state. */
+    lists: () => [...all, 'list'] as const,
+    list: (query: object) => [...all, 'list', query] as const,
+    /** Every record at once, for the choices of another register's form. */
+    options: () => [...all, 'options'] as const,
+    /** A count of the records matching a filter, e.g. the claims of a vehicle about to be deleted. */
+    count: (query: object) => [...all, 'count', query] as const,
+    detail: (uuid: string) => [...all, 'detail', uuid] as const,
+  };
+}
+
+export const queryKeys = {
+  drivers: registerKeys('drivers'),
+  vehicules: registerKeys('vehicules'),
+  sinisters: registerKeys('sinisters'),
+  /** A reference list only ROOT edits. */
+  guarantees: ['guarantees'] as const,
+};
+
+export type RegisterName = 'drivers' | 'vehicules' | 'sinisters';
+
+/**
+ * The registers whose records show another register's: a claim shows its vehicle's plate and its
+ * driver's name, and a permanent deletion of either leaves its claims without the link.
+ */
+const SHOWN_IN: Readonly<Record<RegisterName, readonly RegisterName[]>> = {
+  drivers: ['sinisters'],
+  vehicules: ['sinisters'],
+  sinisters: [],
+};
+
+/**
+ * After any write to `register`: its lists, option lists, counts and details, and those of the
+ * registers that show its records, are stale. Active queries refetch at once, the others when
+ * next shown. Not awaited by the mutations: the snackbar need not wait for the list.
+ */
+export function invalidateAfterWrite(queryClient: QueryClient, register: RegisterName): void {
+  for (const name of [register, ...SHOWN_IN[register]]) {
+    void queryClient.invalidateQueries({ queryKey: queryKeys[name].all });
+  }
+}

@@ -1,0 +1,103 @@
+import type { ArchiveCountsSchema, pageSchema } from '@flotte/contract';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api, type ApiOptions } from './api-client';
+import { invalidateAfterWrite, queryKeys, type RegisterName } from './query-keys';
+
+/** What every register record of the contract has. */
+export type RegisterRecord = { uuid: string; isArchived: boolean };
+
+/**
+ * One page of a register as the contract's pageSchema() shapes it; the archivable registers add
+ * ArchiveCountsSchema's counts (the claims have none).
+ */
+export type RegisterPage<TRecord> = z.output<ReturnType<typeof pageSchema<z.ZodType<TRecord>>>> &
+  Partial<z.output<typeof ArchiveCountsSchema>>;
+
+/** The contract's schemas of a register: its record, its page, its list query and its write bodies. */
+export type RegisterSchemas = {
+  record: z.ZodType<RegisterRecord>;
+  page: z.ZodType<RegisterPage<RegisterRecord>>;
+  /** The GET list's query schema: only its input type is used here (the API validates). */
+  list: z.ZodType<unknown, object>;
+  create: z.ZodType;
+  update: z.ZodType;
+  /** DELETE's query schema, for a register whose archive takes parameters (the vehicles' exit date). */
+  archive?: z.ZodType<unknown, object>;
+};
+
+type QueryParams = NonNullable<ApiOptions<unknown>['query']>;
+
+/**
+ * A register's fetchers, queryOptions and mutation hooks, from its path and its contract schemas.
+ * Every write invalidates what it affects (lib/query-keys.ts); responses are parsed by the
+ * contract, so a feature's api file is one declaration:
+ *
+ * ```ts
+ * export const driversApi = registerApi('drivers', '/api/driver', { record: DriverSchema, page: DriverPageSchema, ... });
+ * const page = driversApi.useList(list.apiQuery);
+ * ```
+ */
+export function registerApi<S extends RegisterSchemas>(register: RegisterName, path: `/api/${string}`, schemas: S) {
+  type TRecord = z.output<S['record']>;
+  type Page = z.output<S['page']> & RegisterPage<TRecord>;
+  /** The list query as the contract takes it: page, limit, search, sortBy, archive flags, filters. */
+  type ListQuery = z.input<S['list']>;
+  type ArchiveQuery = S['archive'] extends z.ZodType ? z.input<S['archive']> : never;
+
+  const keys = queryKeys[register];
+  const record = schemas.record as z.ZodType<TRecord>;
+  const page = schemas.page as z.ZodType<Page>;
+
+  function getPage(query: ListQuery, signal?: AbortSignal): Promise<Page> {
+    return api(path, { query: query as QueryParams, schema: page, signal });
+  }
+
+  function useWrite<TInput, TResult>(mutationFn: (input: TInput) => Promise<TResult>) {
+    const queryClient = useQueryClient();
+    return useMutation({ mutationFn, onSuccess: () => invalidateAfterWrite(queryClient, register) });
+  }
+
+  const listQueryOptions = (query: ListQuery) =>
+    queryOptions({
+      queryKey: keys.list(query),
+      queryFn: ({ signal }) => getPage(query, signal),
+      // The current page stays on screen while the next one loads: no flash of an empty table.
+      placeholderData: keepPreviousData,
+    });
+
+  return {
+    register,
+    keys,
+    /** The pages carry `nbInActivity` and `nbOfArchived` (the claims' do not): 'Actifs (38)'. */
+    archiveCounts: schemas.page instanceof z.ZodObject && 'nbInActivity' in schemas.page.shape,
+    getPage,
+    listQueryOptions,
+    /** One page for the register's screen, keyed on its URL state. */
+    useList: (query: ListQuery) => useQuery(listQueryOptions(query)),
+    /** How many records match `query` (one row fetched): `{ total, capped }`. */
+    countQueryOptions: (query: ListQuery) =>
+      queryOptions({
+        queryKey: keys.count(query),
+        queryFn: ({ signal }) => getPage({ ...query, page: 1, limit: 1 }, signal),
+        select: (answer: Page) => ({ total: answer.total, capped: answer.totalIsCapped === true }),
+      }),
+    detailQueryOptions: (uuid: string) =>
+      queryOptions({ queryKey: keys.detail(uuid), queryFn: ({ signal }) => api(`${path}/${uuid}`, { schema: record, signal }) }),
+    useCreate: () => useWrite((body: z.output<S['create']>) => api(path, { method: 'POST', body, schema: record })),
+    useUpdate: () =>
+      useWrite(({ uuid, body }: { uuid: string; body: z.output<S['update']> }) =>
+        api(`${path}/${uuid}`, { method: 'PATCH', body, schema: record }),
+      ),
+    /** Soft delete: DELETE answers the archived record. */
+    useArchive: () =>
+      useWrite(({ uuid, query }: { uuid: string; query?: ArchiveQuery }) =>
+        api(`${path}/${uuid}`, { method: 'DELETE', query: query as QueryParams | undefined, schema: record }),
+      ),
+    useRestore: () => useWrite((uuid: string) => api(`${path}/restore/${uuid}`, { method: 'POST', schema: record })),
+    /** Permanent deletion (204), for administrators only: the API answers 403 to anyone else. */
+    useDelete: () => useWrite((uuid: string) => api(`${path}/${uuid}/hard`, { method: 'DELETE' })),
+  };
+}
+
+export type RegisterApi<S extends RegisterSchemas> = ReturnType<typeof registerApi<S>>;

@@ -1,0 +1,44 @@
+import { baseUrl, DEMO_PASSWORD } from './browser.js';
+
+// The e2e files share one server and its demo seed: a test that changes demo data puts it back
+// in afterEach (so even a failing test leaves the seed as it found it), through the API.
+
+const CSRF = { 'x-requested-with': 'flotteassur' };
+
+type Row = { uuid: string } & Record<string, unknown>;
+
+/** The API as a demo user: a login, then calls with its bearer token. */
+export async function apiAs(email: string) {
+  const login = await fetch(`${baseUrl()}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...CSRF },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`connexion de ${email} refusée (${login.status})`);
+  const { tokens, user } = (await login.json()) as { tokens: { access_token: string }; user: { uuid: string; currentOrganizationUser: { uuid: string } | null } };
+  const headers = { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json', ...CSRF };
+
+  async function call(method: string, path: string, body?: unknown) {
+    const response = await fetch(`${baseUrl()}${path}`, {
+      method,
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path} : ${response.status} ${await response.text()}`);
+    return response.status === 204 ? undefined : ((await response.json()) as unknown);
+  }
+
+  return {
+    user,
+    call,
+    /**
+     * Deletes for good, archived ones included, the records of a register (`/api/driver`…) that
+     * `search` finds and `match` picks: what a test created, whether it got to delete it or not.
+     */
+    async purge(path: string, search: string, match: (row: Row) => boolean) {
+      const query = new URLSearchParams({ search, withArchived: 'true', limit: '100' });
+      const page = (await call('GET', `${path}?${query.toString()}`)) as { data: Row[] };
+      for (const row of page.data.filter(match)) await call('DELETE', `${path}/${row.uuid}/hard`);
+    },
+  };
+}
