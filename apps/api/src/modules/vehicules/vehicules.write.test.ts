@@ -1,5 +1,5 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { vehicules } from '../../db/schema/vehicules.js';
 import { openVehiculeFleets, vehiculeHelpers } from '../../../test/fixtures/vehicules.js';
 import type { TestContext } from '../../../test/test-app.js';
@@ -370,11 +370,13 @@ describe('PATCH /api/vehicule/category/{id}', () => {
     });
   const category = (path: string, token = userD) => t.as(token, { method: 'PATCH', url: `/api/vehicule/category/${path}` });
 
-  beforeEach(async () => {
+  // Every test moves categories of the shared rows: put them back, even after a failure halfway.
+  afterEach(async () => {
     await t.seed(async (tx) => {
       for (const [name, type] of Object.entries(initial)) {
         await tx.update(vehicules).set({ type }).where(eq(vehicules.uuid, delta[name as keyof typeof delta].uuid));
       }
+      await tx.update(vehicules).set({ type: 'VP' }).where(eq(vehicules.uuid, foreign.active.uuid));
     });
   });
 
@@ -434,6 +436,5 @@ describe('PATCH /api/vehicule/category/{id}', () => {
       (row, i) => row.type !== alphaBefore[i]!.type,
     );
     expect(changed.map((row) => row.uuid)).toEqual([foreign.active.uuid]);
-    await t.seed((tx) => tx.update(vehicules).set({ type: 'VP' }).where(eq(vehicules.uuid, foreign.active.uuid)));
   });
 });
