@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALL, openSinisterRegisters, sinisterHelpers } from '../../../test/fixtures/sinisters.js';
 import type { TestContext } from '../../../test/test-app.js';
 
@@ -30,22 +30,24 @@ let guarantee: Record<string, string>;
 let v: { clio: Row; peugeot: Row; spare: Row };
 let d: { elodie: Row; jerome: Row };
 let claim: Record<string, string>;
-let admin: string;
+let seededClaims: string[];
 let user: string;
 let outsider: string;
 let orphan: string;
 let bulk: string;
-const { get, refs, listRefs } = sinisterHelpers(
+const { get, refs, listRefs, removeClaimsNotSeeded } = sinisterHelpers(
   () => t,
   () => user,
 );
 
 beforeAll(async () => {
-  const registers = await openSinisterRegisters(['admin', 'user', 'outsider', 'orphan', 'bulk']);
-  ({ t, guarantee, v, d, claim } = registers);
-  ({ admin, user, outsider, orphan, bulk } = registers.tokens);
+  const registers = await openSinisterRegisters(['user', 'outsider', 'orphan', 'bulk']);
+  ({ t, guarantee, v, d, claim, seededClaims } = registers);
+  ({ user, outsider, orphan, bulk } = registers.tokens);
 });
 afterAll(() => t.close());
+// A test that adds a claim to a register the others read takes it out again, even when it fails halfway.
+afterEach(() => removeClaimsNotSeeded(seededClaims));
 
 describe('GET /api/guarantees', () => {
   it('lists the 17 guarantees of the reference list, in its order', async () => {
@@ -220,7 +222,6 @@ describe('GET /api/sinister', () => {
     expect(created.statusCode).toBe(201);
     expect((await listRefs('?sortBy=-createdAt'))[0]).toBe('NOUVEAU');
     expect((await listRefs('?sortBy=createdAt')).at(-1)).toBe('NOUVEAU');
-    await t.as(admin, { method: 'DELETE', url: `/api/sinister/${created.json().uuid}/hard` });
   });
 
   it.each([

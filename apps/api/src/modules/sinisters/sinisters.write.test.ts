@@ -1,21 +1,22 @@
 import { todayIso } from '@flotte/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { vehicules } from '../../db/schema/vehicules.js';
 import { freshClaims, openSinisterRegisters, sinisterHelpers, tomorrow } from '../../../test/fixtures/sinisters.js';
 import type { TestContext } from '../../../test/test-app.js';
 
-// Creating, editing, archiving and deleting claims in Alpha; every test deletes the claims it created.
+// Creating, editing, archiving and deleting claims in Alpha; the claims a test creates are deleted after it.
 type Row = { uuid: string };
 let t: TestContext;
 let orgA: Row;
 let guarantee: Record<string, string>;
 let v: { clio: Row; peugeot: Row; berlingo: Row; draft: Row; sold: Row; spare: Row; foreign: Row };
 let d: { elodie: Row; jerome: Row; retired: Row; foreign: Row };
+let seededClaims: string[];
 let admin: string;
 let user: string;
 let orphan: string;
-const { get, listRefs, stored, countAll } = sinisterHelpers(
+const { get, listRefs, stored, countAll, removeClaimsNotSeeded } = sinisterHelpers(
   () => t,
   () => user,
 );
@@ -27,10 +28,11 @@ const fresh = freshClaims(
 
 beforeAll(async () => {
   const registers = await openSinisterRegisters(['admin', 'user', 'orphan']);
-  ({ t, orgA, guarantee, v, d } = registers);
+  ({ t, orgA, guarantee, v, d, seededClaims } = registers);
   ({ admin, user, orphan } = registers.tokens);
 });
 afterAll(() => t.close());
+afterEach(() => removeClaimsNotSeeded(seededClaims));
 
 describe('POST /api/sinister', () => {
   it('creates a claim: cents stored as an integer, euros returned, the plate copied from the vehicle', async () => {
@@ -72,7 +74,6 @@ describe('POST /api/sinister', () => {
     });
     expect(await stored(body.uuid)).toMatchObject({ organizationUuid: orgA.uuid, totalCostCents: 123456, immatriculation: 'EF456GH', vehiculeUuid: v.peugeot.uuid });
     expect((await get(user, `/${body.uuid}`)).json()).toEqual(body);
-    await t.as(admin, { method: 'DELETE', url: `/api/sinister/${body.uuid}/hard` });
   });
 
   it('rounds a float amount to the right cent (19.99 € is 1999 cents), and defaults the rest', async () => {
@@ -92,14 +93,12 @@ describe('POST /api/sinister', () => {
     expect((await stored(response.json().uuid))!.totalCostCents).toBe(1999);
     const zero = await t.as(user, { method: 'POST', url: '/api/sinister', payload: { sinisterDate: '2025-01-01', vehicule: v.clio.uuid } });
     expect(zero.json().totalCost).toBe(0);
-    for (const uuid of [response.json().uuid, zero.json().uuid]) await t.as(admin, { method: 'DELETE', url: `/api/sinister/${uuid}/hard` });
   });
 
   it('accepts an archived vehicle or driver of the organization (the claim often arrives after they left)', async () => {
     const response = await t.as(user, { method: 'POST', url: '/api/sinister', payload: { sinisterDate: '2025-08-01', vehicule: v.sold.uuid, driver: d.retired.uuid } });
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json()).toMatchObject({ immatriculation: 'JK789LM', driver: { uuid: d.retired.uuid } });
-    await t.as(admin, { method: 'DELETE', url: `/api/sinister/${response.json().uuid}/hard` });
   });
 
   const valid = () => ({ sinisterDate: '2025-05-05', vehicule: v.clio.uuid });
@@ -157,6 +156,9 @@ describe('POST /api/sinister', () => {
 });
 
 describe('PATCH /api/sinister/{id}', () => {
+  // One test renames a seeded vehicle (as if edited after the claim was written): give it its plate back.
+  afterEach(() => t.seed((tx) => tx.update(vehicules).set({ immatriculation: 'NP321QR' }).where(eq(vehicules.uuid, v.spare.uuid))));
+
   it('changing the vehicle copies its plate; other edits keep the plate', async () => {
     const uuid = await fresh();
     const moved = await t.as(user, { method: 'PATCH', url: `/api/sinister/${uuid}`, payload: { vehicule: v.berlingo.uuid } });
@@ -165,7 +167,6 @@ describe('PATCH /api/sinister/{id}', () => {
     expect(await stored(uuid)).toMatchObject({ vehiculeUuid: v.berlingo.uuid, immatriculation: '123ABC45' });
     const edited = await t.as(user, { method: 'PATCH', url: `/api/sinister/${uuid}`, payload: { city: 'Nantes', isDeclared: true } });
     expect(edited.json()).toMatchObject({ city: 'Nantes', isDeclared: true, immatriculation: '123ABC45', totalCost: 100, responsibilityRate: 25 });
-    await t.as(admin, { method: 'DELETE', url: `/api/sinister/${uuid}/hard` });
   });
 
   it('keeps the plate of the day the claim was written until the vehicle is set again', async () => {
@@ -175,8 +176,6 @@ describe('PATCH /api/sinister/{id}', () => {
     expect(before).toMatchObject({ immatriculation: 'NP321QR', vehicule: { immatriculation: 'NP321QS' } });
     const again = await t.as(user, { method: 'PATCH', url: `/api/sinister/${uuid}`, payload: { vehicule: v.spare.uuid } });
     expect(again.json().immatriculation).toBe('NP321QS');
-    await t.seed((tx) => tx.update(vehicules).set({ immatriculation: 'NP321QR' }).where(eq(vehicules.uuid, v.spare.uuid)));
-    await t.as(admin, { method: 'DELETE', url: `/api/sinister/${uuid}/hard` });
   });
 
   it('clears the driver, guarantee and rate with null; changes the amount in cents', async () => {
@@ -189,7 +188,6 @@ describe('PATCH /api/sinister/{id}', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ driver: null, guarantee: null, responsibilityRate: null, totalCost: 0.5, city: null });
     expect(await stored(uuid)).toMatchObject({ driverUuid: null, guaranteeUuid: null, totalCostCents: 50 });
-    await t.as(admin, { method: 'DELETE', url: `/api/sinister/${uuid}/hard` });
   });
 
   it.each([
@@ -215,7 +213,6 @@ describe('PATCH /api/sinister/{id}', () => {
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json().details).toContainEqual({ path, message: expect.stringContaining(message) });
     expect(await stored(uuid)).toEqual(before);
-    await t.as(admin, { method: 'DELETE', url: `/api/sinister/${uuid}/hard` });
   });
 });
 
@@ -234,7 +231,6 @@ describe('DELETE /api/sinister/{id} (archive) and POST /api/sinister/restore/{id
     expect(restored.statusCode).toBe(200);
     expect(restored.json()).toMatchObject({ uuid, isArchived: false, archivedAt: null });
     expect(await listRefs('?search=A-ARCHIVER')).toEqual(['A-ARCHIVER']);
-    await t.as(admin, { method: 'DELETE', url: `/api/sinister/${uuid}/hard` });
   });
 });
 
