@@ -1,4 +1,3 @@
-import { OrganizationPageSchema, OrganizationUserSchema } from '@flotte/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachToEnvironment } from '../../seed/factories.js';
 import { expectInvalid, openOrganizations, organizationHelpers, type OrganizationFixtures, titles, UNKNOWN_UUID } from '../../../test/fixtures/organizations.js';
@@ -39,7 +38,6 @@ describe('GET /api/organization', () => {
       nbOfPages: 1,
       total: 1,
     });
-    expect(() => OrganizationPageSchema.parse(response.json())).not.toThrow();
   });
 
   it('shows an admin only its own organizations too', async () => {
@@ -176,7 +174,6 @@ describe('GET /api/organization-user', () => {
       },
       user: { uuid: f.userA.uuid, firstName: 'Camille', lastName: 'Zola', email: 'user-a@exemple.fr', avatar: null },
     });
-    expect(() => OrganizationUserSchema.parse(body.data[0])).not.toThrow();
   });
 
   it('a superadmin without links of its own gets an empty page by default', async () => {
