@@ -299,15 +299,13 @@ describe('search under row-level security (decisions 004, 006)', () => {
 
 describe('counting a large search', () => {
   it('counts up to 1 000 matches and says when there are more', async () => {
-    const big = await t.seed(async (tx) => {
+    await t.seed(async (tx) => {
       const org = await createOrganization(tx, { title: 'Flotte nationale' });
       const member = await createUser(tx, { email: 'gestion@nationale.fr' });
       await linkUser(tx, org.uuid, member.uuid);
       await tx.execute(sql`insert into ${drivers} (organization_uuid, first_name, last_name) select ${org.uuid}, 'Jean', 'Martin ' || g from generate_series(1, 1500) g`);
       await tx.execute(sql`insert into ${drivers} (organization_uuid, first_name, last_name) select ${org.uuid}, 'Paul', 'Durand ' || g from generate_series(1, 20) g`);
-      return org;
     });
-    expect(big.uuid).toBeTruthy();
     const token = await t.login('gestion@nationale.fr');
     const many = (await t.as(token, { method: 'GET', url: '/api/driver?search=martin' })).json();
     expect(many).toMatchObject({ total: 1000, totalIsCapped: true, nbOfPages: 100, nbInActivity: 1520 });
