@@ -5,13 +5,16 @@ import { vehicules } from '../../db/schema/vehicules.js';
 import { freshClaims, openSinisterRegisters, sinisterHelpers, tomorrow } from '../../../test/fixtures/sinisters.js';
 import type { TestContext } from '../../../test/test-app.js';
 
-// Creating, editing, archiving and deleting claims in Alpha; the claims a test creates are deleted after it.
+// Creating, editing, archiving and deleting claims in Alpha (the claims a test creates are deleted after it),
+// and every route called on Bêta's claim, with a malformed id, without a token and without an organization.
 type Row = { uuid: string };
 let t: TestContext;
 let orgA: Row;
 let guarantee: Record<string, string>;
 let v: { clio: Row; peugeot: Row; berlingo: Row; draft: Row; sold: Row; spare: Row; foreign: Row };
 let d: { elodie: Row; jerome: Row; retired: Row; foreign: Row };
+let claim: Record<string, string>;
+let foreignClaim: Row;
 let seededClaims: string[];
 let admin: string;
 let user: string;
@@ -28,7 +31,7 @@ const fresh = freshClaims(
 
 beforeAll(async () => {
   const registers = await openSinisterRegisters(['admin', 'user', 'orphan']);
-  ({ t, orgA, guarantee, v, d, seededClaims } = registers);
+  ({ t, orgA, guarantee, v, d, claim, foreignClaim, seededClaims } = registers);
   ({ admin, user, orphan } = registers.tokens);
 });
 afterAll(() => t.close());
@@ -246,5 +249,68 @@ describe('DELETE /api/sinister/{id}/hard', () => {
     expect(done.body).toBe('');
     expect(await stored(uuid)).toBeNull();
     expect((await t.as(admin, { method: 'DELETE', url: `/api/sinister/${uuid}/hard` })).statusCode).toBe(404);
+  });
+});
+
+describe('access', () => {
+  it("answers 404 for another organization's claim on every route, changing nothing", async () => {
+    const before = await stored(foreignClaim.uuid);
+    const calls = [
+      { method: 'GET' as const, url: `/api/sinister/${foreignClaim.uuid}` },
+      { method: 'PATCH' as const, url: `/api/sinister/${foreignClaim.uuid}`, payload: { city: 'Pirate' } },
+      // Even with links that are valid for the caller, or invalid: the claim is what is missing.
+      { method: 'PATCH' as const, url: `/api/sinister/${foreignClaim.uuid}`, payload: { vehicule: v.clio.uuid } },
+      { method: 'PATCH' as const, url: `/api/sinister/${foreignClaim.uuid}`, payload: { vehicule: v.foreign.uuid } },
+      { method: 'DELETE' as const, url: `/api/sinister/${foreignClaim.uuid}` },
+      { method: 'POST' as const, url: `/api/sinister/restore/${foreignClaim.uuid}` },
+      { method: 'DELETE' as const, url: `/api/sinister/${foreignClaim.uuid}/hard` },
+    ];
+    for (const call of calls) {
+      const response = await t.as(admin, call);
+      expect(response.statusCode, `${call.method} ${call.url}`).toBe(404);
+      expect(response.json().message).toBe('Sinistre introuvable');
+    }
+    expect(await stored(foreignClaim.uuid)).toEqual(before);
+  });
+
+  it.each([
+    ['PATCH', '/api/sinister/123'],
+    ['DELETE', '/api/sinister/123'],
+    ['DELETE', '/api/sinister/123/hard'],
+    ['POST', '/api/sinister/restore/123'],
+  ] as const)('answers 400 for a malformed uuid (%s %s)', async (method, url) => {
+    const response = await t.as(admin, { method, url, ...(method === 'PATCH' ? { payload: {} } : {}) });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details).toContainEqual({ path: 'uuid', message: 'Identifiant invalide' });
+  });
+
+  it('answers 401 without a token on every route', async () => {
+    const uuid = claim['SIN-001'];
+    for (const call of [
+      { method: 'GET' as const, url: `/api/sinister/${uuid}` },
+      { method: 'POST' as const, url: '/api/sinister', payload: {} },
+      { method: 'PATCH' as const, url: `/api/sinister/${uuid}`, payload: {} },
+      { method: 'DELETE' as const, url: `/api/sinister/${uuid}` },
+      { method: 'DELETE' as const, url: `/api/sinister/${uuid}/hard` },
+      { method: 'POST' as const, url: `/api/sinister/restore/${uuid}` },
+    ]) {
+      expect((await t.app.inject(call)).statusCode, `${call.method} ${call.url}`).toBe(401);
+    }
+    expect(await stored(uuid!)).toMatchObject({ archivedAt: null });
+  });
+
+  it('asks a user without organization to choose one on every route', async () => {
+    const uuid = claim['SIN-001'];
+    for (const call of [
+      { method: 'GET' as const, url: `/api/sinister/${uuid}` },
+      { method: 'PATCH' as const, url: `/api/sinister/${uuid}`, payload: { city: 'X' } },
+      { method: 'DELETE' as const, url: `/api/sinister/${uuid}` },
+      { method: 'DELETE' as const, url: `/api/sinister/${uuid}/hard` },
+      { method: 'POST' as const, url: `/api/sinister/restore/${uuid}` },
+    ]) {
+      const response = await t.as(orphan, call);
+      expect(response.statusCode, `${call.method} ${call.url}`).toBe(400);
+      expect(response.json().message).toBe("Sélectionnez d'abord une organisation");
+    }
   });
 });
