@@ -71,15 +71,28 @@ describe.runIf(inject('testDb').kind === 'postgres')('pipelined scoped reads on 
   });
 
   it('parses a named query once per connection and reuses it, with new values each time', async () => {
-    const byName = (tx: Tx) =>
-      tx.select({ lastName: drivers.lastName }).from(drivers).where(sql`${drivers.lastName} like ${sql.placeholder('prefix')}`).prepare('test_drivers_by_prefix');
-    const first = await inOrgA((tx) => byName(tx).execute({ prefix: 'Al%' }));
-    const again = await inOrgA((tx) => byName(tx).execute({ prefix: 'Z%' }));
-    expect(first).toEqual([{ lastName: 'Alpha' }]);
-    expect(again).toEqual([]);
-    const prepared = await inOrgA((tx) => rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from pg_prepared_statements where name = 'test_drivers_by_prefix'`));
-    // Up to 4 pooled connections: this read's connection has the statement, or has not run it yet.
-    expect(prepared[0]!.n).toBeLessThanOrEqual(1);
+    // One connection, so that both reads and the check land on it.
+    const pool = new pg.Pool({ connectionString: (t.database.pool!.options as { connectionString: string }).connectionString, max: 1, options: '-c role=flotte_app' });
+    try {
+      const reads = createScopedReadDatabase(pool, schema) as unknown as Tx;
+      const inA = <T>(fn: () => PromiseLike<T>) => runScopedRead({ role: 'flotte_app', organizationUuid: orgA.uuid }, fn);
+      const byName = () =>
+        reads.select({ lastName: drivers.lastName }).from(drivers).where(sql`${drivers.lastName} like ${sql.placeholder('prefix')}`).prepare('test_drivers_by_prefix');
+      const first = await inA(() => byName().execute({ prefix: 'Al%' }));
+      const again = await inA(() => byName().execute({ prefix: 'Z%' }));
+      expect(first).toEqual([{ lastName: 'Alpha' }]);
+      expect(again).toEqual([]);
+      const prepared = await inA(() =>
+        rowsOf<{ n: number; runs: number }>(
+          reads,
+          sql`select count(*)::int as n, coalesce(sum(generic_plans + custom_plans), 0)::int as runs from pg_prepared_statements where name = 'test_drivers_by_prefix'`,
+        ),
+      );
+      // Kept on the connection and run twice: parsing it again would have failed (the name is taken) or restarted the count.
+      expect(prepared[0]).toEqual({ n: 1, runs: 2 });
+    } finally {
+      await pool.end();
+    }
   });
 
   it('reports an error of the query, then keeps serving reads and leaves no scope behind', async () => {

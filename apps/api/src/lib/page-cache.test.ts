@@ -1,7 +1,8 @@
-import { eq, type SQL, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, notInArray, type SQL, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { drivers } from '../db/schema/drivers.js';
 import { registerCounts } from '../db/schema/registers.js';
+import { vehicules } from '../db/schema/vehicules.js';
 import { createDrivers, createOrganization, createSinisters, createUser, createVehicules, linkUser } from '../seed/factories.js';
 import { createTestApp, type TestContext } from '../../test/test-app.js';
 import { cachedPage } from './page-cache.js';
@@ -21,31 +22,47 @@ let userB: string;
 let vehicule: { uuid: string };
 let driver: { uuid: string };
 let claimDriver: { uuid: string };
+let seededDrivers: string[];
 
 beforeAll(async () => {
   t = await createTestApp();
-  ({ orgA, orgB, vehicule, driver, claimDriver } = await t.seed(async (tx) => {
+  ({ orgA, orgB, vehicule, driver, claimDriver, seededDrivers } = await t.seed(async (tx) => {
     const orgA = await createOrganization(tx, { title: 'Transports Alpha' });
     const orgB = await createOrganization(tx, { title: 'Bêta BTP' });
     const a = await createUser(tx, { email: 'gestion@alpha.fr', roles: ['ADMIN'] });
     const b = await createUser(tx, { email: 'gestion@beta.fr' });
     await linkUser(tx, orgA.uuid, a.uuid);
     await linkUser(tx, orgB.uuid, b.uuid);
-    const [driver] = await createDrivers(tx, orgA.uuid, [
+    const seeded = await createDrivers(tx, orgA.uuid, [
       { firstName: 'Élodie', lastName: 'Bernard' },
       { firstName: 'Jérôme', lastName: 'Dupont' },
       ...Array.from({ length: 120 }, (_, i) => ({ firstName: 'Paul', lastName: `Lambda ${String(i).padStart(3, '0')}` })),
     ]);
+    const [driver] = seeded;
     const [claimDriver] = await createDrivers(tx, orgA.uuid, [{ firstName: 'Zoé', lastName: 'Zorro' }]);
     await createDrivers(tx, orgB.uuid, [{ firstName: 'Secret', lastName: 'Bêta' }]);
     const [vehicule] = await createVehicules(tx, orgA.uuid, [{ immatriculation: 'AB-123-CD', brand: 'Renault', model: 'Master' }]);
     await createSinisters(tx, orgA.uuid, [{ vehiculeUuid: vehicule!.uuid, driverUuid: claimDriver!.uuid, sinisterDate: '2026-02-03', city: 'Lyon' }]);
-    return { orgA, orgB, vehicule: vehicule!, driver: driver!, claimDriver: claimDriver! };
+    return { orgA, orgB, vehicule: vehicule!, driver: driver!, claimDriver: claimDriver!, seededDrivers: [...seeded, claimDriver!].map((d) => d.uuid) };
   }));
   userA = await t.login('gestion@alpha.fr');
   userB = await t.login('gestion@beta.fr');
 });
 afterAll(() => t.close());
+/**
+ * The tests rename seeded rows (some behind the version): put them back as seeded with real writes,
+ * which move the versions, and take out the drivers a test added, even after a failure halfway.
+ */
+afterEach(() =>
+  t.seed(async (tx) => {
+    await tx.update(drivers).set({ lastName: 'Bernard' }).where(eq(drivers.uuid, driver.uuid));
+    await tx.update(drivers).set({ phone: null }).where(eq(drivers.lastName, 'Dupont'));
+    await tx.update(drivers).set({ lastName: 'Lambda 000' }).where(eq(drivers.lastName, 'Lambda zéro'));
+    await tx.update(drivers).set({ lastName: 'Zorro' }).where(eq(drivers.uuid, claimDriver.uuid));
+    await tx.update(vehicules).set({ immatriculation: 'AB123CD' }).where(eq(vehicules.uuid, vehicule.uuid));
+    await tx.delete(drivers).where(and(eq(drivers.organizationUuid, orgA.uuid), notInArray(drivers.uuid, seededDrivers)));
+  }),
+);
 
 const list = async (token: string, url: string, headers: Record<string, string> = {}) => {
   const response = await t.as(token, { method: 'GET', url, headers });

@@ -12,12 +12,13 @@ import { createTestApp, type TestContext } from '../../test/test-app.js';
 
 type Fixture = { alpha: { uuid: string }; beta: { uuid: string }; user: { uuid: string }; alphaLink: { uuid: string }; betaLink: { uuid: string } };
 
-async function seedTwoOrganizations(t: TestContext): Promise<Fixture> {
+/** Two organizations and a member of both, `email`: every test builds its own, and changes only those. */
+async function seedTwoOrganizations(t: TestContext, email: string): Promise<Fixture> {
   return t.seed(async (tx) => {
     const alpha = await createOrganization(tx, { title: 'Alpha Transports' });
     const beta = await createOrganization(tx, { title: 'Bêta BTP' });
     // Alpha comes first in French order: the user lands there at login.
-    const user = await createUser(tx, { email: 'gestion@alpha.fr' });
+    const user = await createUser(tx, { email });
     const alphaLink = await linkUser(tx, alpha.uuid, user.uuid);
     const betaLink = await linkUser(tx, beta.uuid, user.uuid);
     await createDrivers(tx, alpha.uuid, [{ lastName: 'Alpha' }]);
@@ -33,16 +34,14 @@ const lastNames = async (t: TestContext, token: string) => {
 
 describe('the caller\u2019s context, kept a few seconds', () => {
   let t: TestContext;
-  let f: Fixture;
-  let token: string;
   beforeAll(async () => {
     t = await createTestApp({ AUTH_CONTEXT_TTL_MS: '1000' });
-    f = await seedTwoOrganizations(t);
-    token = await t.login('gestion@alpha.fr');
   });
   afterAll(() => t.close());
 
   it('follows a switch of organization at once', async () => {
+    const f = await seedTwoOrganizations(t, 'bascule@alpha.fr');
+    const token = await t.login('bascule@alpha.fr');
     expect(await lastNames(t, token)).toEqual(['Alpha']);
     const switched = await t.as(token, { method: 'PATCH', url: `/api/user/${f.user.uuid}`, payload: { currentOrganizationUser: f.betaLink.uuid } });
     expect(switched.statusCode).toBe(200);
@@ -52,6 +51,8 @@ describe('the caller\u2019s context, kept a few seconds', () => {
   });
 
   it('sees a membership removed by another server once the context has expired', async () => {
+    const f = await seedTwoOrganizations(t, 'retire@alpha.fr');
+    const token = await t.login('retire@alpha.fr');
     expect(await lastNames(t, token)).toEqual(['Alpha']);
     // Another server (here: straight to the database) removes the user from Alpha.
     await t.seed((tx) => tx.delete(organizationUsers).where(eq(organizationUsers.uuid, f.alphaLink.uuid)));
@@ -68,7 +69,7 @@ describe('with AUTH_CONTEXT_TTL_MS=0', () => {
   afterAll(() => t.close());
 
   it('reads the context on every request', async () => {
-    const f = await seedTwoOrganizations(t);
+    const f = await seedTwoOrganizations(t, 'gestion@alpha.fr');
     const token = await t.login('gestion@alpha.fr');
     expect(await lastNames(t, token)).toEqual(['Alpha']);
     await t.seed((tx) => tx.delete(organizationUsers).where(eq(organizationUsers.uuid, f.alphaLink.uuid)));

@@ -4,15 +4,17 @@ import { createTestApp, type TestContext } from '../../test/test-app.js';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './demo.js';
 
 let t: TestContext;
+let seeded: Awaited<ReturnType<typeof seedDemoIfEmpty>>;
+// Seeded once here, so that every test reads the demo whatever runs first (or alone).
 beforeAll(async () => {
   t = await createTestApp();
+  seeded = await seedDemoIfEmpty(t.database.db, 'Demo1234!');
 });
 afterAll(() => t.close());
 
 describe('demo seed', () => {
   it('creates the demo environment once, then reuses it', async () => {
-    const first = await seedDemoIfEmpty(t.database.db, 'Demo1234!');
-    expect(first).toEqual({ created: true, accounts: DEMO_ACCOUNTS });
+    expect(seeded).toEqual({ created: true, accounts: DEMO_ACCOUNTS });
     const second = await seedDemoIfEmpty(t.database.db, 'Demo1234!');
     expect(second).toEqual({ created: false, accounts: DEMO_ACCOUNTS });
   });

@@ -163,8 +163,8 @@ describe('POST /api/auth/login', () => {
 });
 
 describe('POST /api/auth/refresh-token', () => {
-  async function freshSession(ip: string) {
-    const response = await login({ email: 'claire@exemple.fr', password: 'Motdepasse-tests-1' }, { ip });
+  async function freshSession(ip: string, email = 'claire@exemple.fr') {
+    const response = await login({ email, password: 'Motdepasse-tests-1' }, { ip });
     expect(response.statusCode).toBe(200);
     return refreshCookie(response).value;
   }
@@ -193,8 +193,10 @@ describe('POST /api/auth/refresh-token', () => {
   });
 
   it('refuses an expired token and revokes its family', async () => {
-    const token = await freshSession('10.1.0.3');
-    await t.seed((tx) => tx.update(refreshTokens).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(refreshTokens.userUuid, user.uuid)));
+    // A user of its own: expiring Claire's tokens would expire the other tests' sessions too.
+    const own = await t.seed((tx) => createUser(tx, { email: 'expiree@exemple.fr' }));
+    const token = await freshSession('10.1.0.3', own.email);
+    await t.seed((tx) => tx.update(refreshTokens).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(refreshTokens.userUuid, own.uuid)));
     const response = await refresh(token);
     expect(response.statusCode).toBe(401);
     expect(response.json().message).toBe('Session expirée, veuillez vous reconnecter');

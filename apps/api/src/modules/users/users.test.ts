@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/users.js';
-import { attachToEnvironment, createEnvironment, createOrganization, createUser, linkUser } from '../../seed/factories.js';
+import { attachToEnvironment, createEnvironment, createOrganization, createUser, linkUser, type UserInput } from '../../seed/factories.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 
 let t: TestContext;
@@ -42,9 +42,25 @@ const patch = (email: string, uuid: string, payload: unknown) =>
   t.as(tokens[email]!, { method: 'PATCH', url: `/api/user/${uuid}`, payload: payload as object });
 const storedUser = async (uuid: string) => (await t.seed((tx) => tx.select().from(users).where(eq(users.uuid, uuid))))[0]!;
 
+let ownUsers = 0;
+/**
+ * A user of its own for a test that changes it, member of Alpha Un and Alpha Deux like the shared
+ * one (whose rows the other tests compare before and after); logged in, so it sits in Alpha Deux.
+ */
+async function ownUser(input: UserInput = {}) {
+  const email = `propre-${++ownUsers}@exemple.fr`;
+  const own = await t.seed(async (tx) => {
+    const user = await createUser(tx, { firstName: 'Claire', lastName: 'Petit', ...input, email });
+    return { ...user, linkA1: await linkUser(tx, f.orgA1.uuid, user.uuid), linkA2: await linkUser(tx, f.orgA2.uuid, user.uuid) };
+  });
+  tokens[email] = await t.login(email);
+  return own;
+}
+
 describe('PATCH /api/user/{uuid}', () => {
   it('edits its own names, phone (stored E.164) and description', async () => {
-    const response = await patch('user@exemple.fr', f.user.uuid, {
+    const own = await ownUser();
+    const response = await patch(own.email, own.uuid, {
       firstName: ' Clarisse ',
       lastName: 'Petit-Jean',
       phone: '06 12 34 56 78',
@@ -52,13 +68,15 @@ describe('PATCH /api/user/{uuid}', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ firstName: 'Clarisse', lastName: 'Petit-Jean', phone: '+33612345678', description: 'Gestionnaire de parc' });
-    expect(await storedUser(f.user.uuid)).toMatchObject({ firstName: 'Clarisse', phone: '+33612345678' });
+    expect(await storedUser(own.uuid)).toMatchObject({ firstName: 'Clarisse', phone: '+33612345678' });
   });
 
   it('clears the phone and description with empty strings', async () => {
-    const response = await patch('user@exemple.fr', f.user.uuid, { phone: '', description: '' });
+    const own = await ownUser({ phone: '+33612345678', description: 'Gestionnaire de parc' });
+    const response = await patch(own.email, own.uuid, { phone: '', description: '' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ phone: null, description: null });
+    expect(await storedUser(own.uuid)).toMatchObject({ phone: null, description: null });
   });
 
   it.each([
@@ -96,11 +114,14 @@ describe('PATCH /api/user/{uuid}', () => {
   });
 
   it('switches organization through its own link', async () => {
-    const response = await patch('user@exemple.fr', f.user.uuid, { currentOrganizationUser: { uuid: f.userA2.uuid } });
+    // Logged in, it sits in Alpha Deux (the first by title): the switch goes to Alpha Un.
+    const own = await ownUser();
+    expect((await storedUser(own.uuid)).currentOrganizationUserUuid).toBe(own.linkA2.uuid);
+    const response = await patch(own.email, own.uuid, { currentOrganizationUser: { uuid: own.linkA1.uuid } });
     expect(response.statusCode).toBe(200);
-    expect(response.json().currentOrganizationUser).toMatchObject({ uuid: f.userA2.uuid, organization: { uuid: f.orgA2.uuid, title: 'Alpha Deux' } });
-    const me = await t.as(tokens['user@exemple.fr']!, { method: 'GET', url: '/api/auth/me' });
-    expect(me.json().currentOrganizationUser.uuid).toBe(f.userA2.uuid);
+    expect(response.json().currentOrganizationUser).toMatchObject({ uuid: own.linkA1.uuid, organization: { uuid: f.orgA1.uuid, title: 'Alpha Un' } });
+    const me = await t.as(tokens[own.email]!, { method: 'GET', url: '/api/auth/me' });
+    expect(me.json().currentOrganizationUser.uuid).toBe(own.linkA1.uuid);
   });
 
   it("refuses a plain user switching through someone else's link (404, unchanged)", async () => {
