@@ -65,10 +65,10 @@ export type ListDeclaration<Q extends ListQuery, C extends Record<string, Column
   /** The register the list reads; its writes make a page stale. */
   register: Register;
   table: PgTable;
-  /** The table's primary key: the page's tie-breaker, and how one record is found. */
-  key: PgColumn;
-  /** The column holding the organization (row-level security checks it too; the index starts with it). */
-  organization: PgColumn;
+  /** The table's primary key: the page's tie-breaker, and how one record is found (a register's `uuid` by default). */
+  key?: PgColumn;
+  /** The column holding the organization (row-level security checks it too; the index starts with it): a register's `organizationUuid` by default. */
+  organization?: PgColumn;
   /** The columns the list returns, each once: table columns, or columns of `joins`. */
   columns: C;
   /** Left joins to the tables the joined columns come from (a claim's vehicle, driver, guarantee). */
@@ -105,7 +105,7 @@ export type List<Q extends ListQuery, Row, T extends PgTable = PgTable> = {
   readonly name: string;
   /** The register's table (db/records.ts writes it). */
   readonly table: T;
-  readonly declaration: ListDeclaration<Q, Record<string, ColumnSource>>;
+  readonly declaration: ListDeclaration<Q, Record<string, ColumnSource>> & { key: PgColumn; organization: PgColumn };
   /** Every register whose version the pages depend on, the list's own first. */
   readonly shows: readonly Register[];
   /** The name of the key among the columns: a page's row of nulls has it null. */
@@ -126,9 +126,15 @@ export function defineList<Q extends ListQuery, const C extends Record<string, C
   declaration: ListDeclaration<Q, C> & { table: TTable },
 ): List<Q, RowOf<C, TTable['_']['name']>, TTable> {
   const shows = [declaration.register, ...(declaration.shows ?? []).filter((r) => r !== declaration.register)];
-  const keyName = Object.keys(declaration.columns).find((name) => declaration.columns[name] === declaration.key);
+  // A register's table starts with registerKeyColumns(): its key and organization columns.
+  const columnsOfTable = declaration.table as unknown as { uuid?: PgColumn; organizationUuid?: PgColumn };
+  const key = declaration.key ?? columnsOfTable.uuid;
+  const organization = declaration.organization ?? columnsOfTable.organizationUuid;
+  if (!key || !organization) throw new Error(`list ${declaration.register}: name its key and organization columns`);
+  const keyName = Object.keys(declaration.columns).find((name) => declaration.columns[name] === key);
   if (!keyName) throw new Error(`list ${declaration.register}: its key must be one of its columns`);
-  const list = { name: declaration.name ?? declaration.register, table: declaration.table, declaration: declaration as unknown as List<Q, unknown>['declaration'], shows, keyName };
+  const resolved = { ...declaration, key, organization } as unknown as List<Q, unknown>['declaration'];
+  const list = { name: declaration.name ?? declaration.register, table: declaration.table, declaration: resolved, shows, keyName };
   declared.push(list as unknown as List<ListQuery, unknown>);
   return list;
 }

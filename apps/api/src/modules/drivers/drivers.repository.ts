@@ -18,8 +18,6 @@ export const driverList = defineList({
   query: ListDriversQuerySchema,
   register: 'drivers',
   table: drivers,
-  key: drivers.uuid,
-  organization: drivers.organizationUuid,
   columns: {
     uuid: drivers.uuid,
     firstName: drivers.firstName,
@@ -50,8 +48,6 @@ export const driverChoiceList = defineList({
   name: 'driver_choices',
   register: 'drivers',
   table: drivers,
-  key: drivers.uuid,
-  organization: drivers.organizationUuid,
   columns: { uuid: drivers.uuid, firstName: drivers.firstName, lastName: drivers.lastName, phone: drivers.phone },
   where: isNull(drivers.archivedAt),
   sort: { keys: { lastName: [drivers.lastNameKey, drivers.firstNameKey] }, default: 'lastName' },

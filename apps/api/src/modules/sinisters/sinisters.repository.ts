@@ -11,8 +11,6 @@ export const sinisterList = defineList({
   query: ListSinistersQuerySchema,
   register: 'sinisters',
   table: sinisters,
-  key: sinisters.uuid,
-  organization: sinisters.organizationUuid,
   columns: {
     uuid: sinisters.uuid,
     sinisterIntermediateRef: sinisters.sinisterIntermediateRef,

@@ -13,8 +13,6 @@ export const vehiculeList = defineList({
   query: ListVehiculesQuerySchema,
   register: 'vehicules',
   table: vehicules,
-  key: vehicules.uuid,
-  organization: vehicules.organizationUuid,
   columns: {
     uuid: vehicules.uuid,
     brand: vehicules.brand,
@@ -58,8 +56,6 @@ export const vehiculeChoiceList = defineList({
   name: 'vehicule_choices',
   register: 'vehicules',
   table: vehicules,
-  key: vehicules.uuid,
-  organization: vehicules.organizationUuid,
   columns: { uuid: vehicules.uuid, immatriculation: vehicules.immatriculation, brand: vehicules.brand, model: vehicules.model },
   where: and(isNotNull(vehicules.immatriculation), isNull(vehicules.archivedAt)),
   sort: { keys: { immatriculation: vehicules.immatriculation }, default: 'immatriculation' },
