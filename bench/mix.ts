@@ -1,3 +1,4 @@
+import { CHOICES_LIMIT } from '@flotte/contract';
 /**
  * The load of many organizations: each autocannon connection is a person of a typical
  * organization going through the registers as the web app makes them do (page 1, a term typed
@@ -25,8 +26,8 @@ export const KINDS = {
   'sinisters.filter': 'Sinistres — options, période',
   'sinisters.sort': 'Sinistres — tri',
   'sinisters.page': 'Sinistres — page suivante',
-  'form.vehicules': 'Formulaire sinistre — véhicules (limit=999)',
-  'form.drivers': 'Formulaire sinistre — conducteurs (limit=1000)',
+  'form.vehicules': 'Formulaire sinistre — choix des véhicules',
+  'form.drivers': 'Formulaire sinistre — choix des conducteurs',
   'create.driver': "Création d'un conducteur (POST)",
 } as const;
 export type Kind = keyof typeof KINDS;
@@ -219,9 +220,9 @@ export class Person {
         view.page = this.random() < 0.75 ? view.page + 1 : this.nbOfPages;
         return this.list(`${this.register}.page`);
       case 'form': {
-        // The claim form asks for both lists at once; the person stays on the claims register.
-        const vehicles: Step = { kind: 'form.vehicules', method: 'GET', path: '/api/vehicule?page=1&limit=999&sortBy=immatriculation', list: false };
-        const drivers: Step = { kind: 'form.drivers', method: 'GET', path: '/api/driver?page=1&limit=1000&sortBy=lastName', list: false };
+        // The claim form asks for both choice lists at once (CHOICES_LIMIT rows, light); the person stays on the claims register.
+        const vehicles: Step = { kind: 'form.vehicules', method: 'GET', path: `/api/vehicule/choices?page=1&limit=${CHOICES_LIMIT}`, list: false };
+        const drivers: Step = { kind: 'form.drivers', method: 'GET', path: `/api/driver/choices?page=1&limit=${CHOICES_LIMIT}`, list: false };
         if (this.wants?.('form.vehicules') === false) return drivers;
         this.queue.push(drivers);
         return vehicles;

@@ -176,7 +176,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const port = 3900 + Math.floor(Math.random() * 90);
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const child: ChildProcess = fork(path.join(here, 'server.ts'), [], {
-    execArgv: ['--import', 'tsx', '--conditions=source'],
+    execArgv: ['--import', 'tsx', '--conditions=source', ...(process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : [])],
     env: { ...inherited, PORT: String(port), APP_SECRET: 'bench-secret-0123456789-0123456789-xx', LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...env },
   });
   await new Promise<void>((resolve, reject) => {

@@ -11,7 +11,7 @@ import { openDatabase } from '../apps/api/src/db/open.js';
 import { TYPICAL_DOMAIN } from './typical.js';
 
 const config = loadConfig();
-const database = config.databaseUrl ? await openPostgres(config.databaseUrl, { migrate: false }) : await openDatabase(config);
+const database = config.databaseUrl ? await openPostgres(config.databaseUrl, { migrate: false }) : await openDatabase(config, { info: () => undefined, warn: (obj, msg) => console.warn(msg, obj), error: (obj, msg) => console.error(msg, obj) });
 const app = await buildApp(config, database, { serveWeb: false, logger: false });
 const bare = config.databaseUrl ? new pg.Pool({ connectionString: config.databaseUrl, max: 10 }) : null;
 if (bare) {
