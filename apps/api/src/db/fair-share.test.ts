@@ -59,6 +59,31 @@ describe('FairShare', () => {
     expect(log).toEqual(['x1', 'x2', 'a1', 'b1', 'c1', 'a2', 'a3']);
   });
 
+  it('shares the pool equally between the organizations at work, half of it for one alone', async () => {
+    const share = new FairShare({ capacity: 10, maxWaitMs: 1000 });
+    const log: string[] = [];
+    const giant = Array.from({ length: 8 }, (_, i) => gate(log, `g${i + 1}`));
+    const giantDone = giant.map((g) => share.run('giant', g.run));
+    await tick();
+    expect(log).toEqual(['g1', 'g2', 'g3', 'g4', 'g5']);
+    // Four other organizations at work: the pool's equal part is two; the giant holds five, and waits.
+    const others = ['b', 'c', 'd', 'e'].map((key) => ({ key, gate: gate(log, key) }));
+    const othersDone = others.map(({ key, gate: g }) => share.run(key, g.run));
+    await tick();
+    expect(log).toEqual(['g1', 'g2', 'g3', 'g4', 'g5', 'b', 'c', 'd', 'e']);
+    giant[0]!.end();
+    await tick();
+    // Still over its part (four running, part two): the freed connection stays free for the others.
+    expect(log).toHaveLength(9);
+    for (const { gate: g } of others) g.end();
+    await Promise.all(othersDone);
+    await tick();
+    // Alone again: back to half the pool (four running, a fifth starts).
+    expect(log).toEqual(['g1', 'g2', 'g3', 'g4', 'g5', 'b', 'c', 'd', 'e', 'g6']);
+    for (const g of giant) g.end();
+    await Promise.all(giantDone);
+  });
+
   it('gives up after maxWaitMs with an OverloadedError, and the others go on', async () => {
     const share = new FairShare({ capacity: 1, maxWaitMs: 50 });
     const log: string[] = [];

@@ -6,8 +6,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * Every database operation of a request (a write transaction, a read) first takes a slot here,
  * under its organization's name ('system' for work across organizations). At most `capacity`
  * operations run at once — the pool's size, so the pool itself never makes anyone wait — and one
- * organization holds at most `perKey` of them (half, by default): while a large organization runs
- * heavy searches, the others still find free connections. Operations waiting for a slot are
+ * organization holds at most its share of them: half alone (`perKey`), an equal part of the pool
+ * when others are at work, at least one. While a large organization runs heavy searches, the
+ * others still find free connections and the database's CPU. Operations waiting for a slot are
  * served one organization after the other in turn, not first come first served, so a burst from
  * one organization does not queue ahead of everybody else's single request. An operation that
  * waits longer than `maxWaitMs` gives up with an OverloadedError (answered 503, Retry-After).
@@ -62,8 +63,21 @@ export class FairShare {
     return count;
   }
 
+  /**
+   * How many operations `key` may run now: an equal part of the capacity between the
+   * organizations at work (running or waiting), at least one, at most `perKey`. Alone, a large
+   * organization uses half the pool; beside twenty others at work, one connection: what limits
+   * them all is the database's CPU, not only its connections.
+   */
+  private shareOf(key: string) {
+    let active = this.runningByKey.size + this.queues.size;
+    if (!this.runningByKey.has(key) && !this.queues.has(key)) active++;
+    for (const waiting of this.queues.keys()) if (this.runningByKey.has(waiting)) active--;
+    return Math.max(1, Math.min(this.perKey, Math.floor(this.capacity / active)));
+  }
+
   private canStart(key: string) {
-    return this.running < this.capacity && (this.runningByKey.get(key) ?? 0) < this.perKey && !this.queues.has(key);
+    return this.running < this.capacity && (this.runningByKey.get(key) ?? 0) < this.shareOf(key) && !this.queues.has(key);
   }
 
   private start(key: string) {
@@ -108,7 +122,7 @@ export class FairShare {
     while (this.running < this.capacity && passes > 0 && this.turns.length > 0) {
       const key = this.turns.shift()!;
       const queue = this.queues.get(key)!;
-      if ((this.runningByKey.get(key) ?? 0) >= this.perKey) {
+      if ((this.runningByKey.get(key) ?? 0) >= this.shareOf(key)) {
         // At its share: its turn comes again once one of its own operations ends.
         this.turns.push(key);
         passes--;
