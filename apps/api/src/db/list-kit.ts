@@ -306,14 +306,12 @@ function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: Arch
   if (filtered) {
     const sortSelection: Record<string, SQL.Aliased> = { list_key: sql`${declaration.key}`.as('list_key') };
     keys.forEach((key, i) => (sortSelection[`list_sort${i}`] = sql`${key}`.as(`list_sort${i}`)));
-    matches = tx.$with('list_matches').as(
-      tx
-        .select(sortSelection)
-        .from(declaration.table)
-        .where(where)
-        .orderBy(...orderBy(keys, descending, plan === 'trigram' && set.patterns.length > 0))
-        .limit(sql.placeholder('cap')),
-    );
+    // Through the trigram index the matches come unordered: all of them are kept (sorting them to
+    // keep the first 1 001 costs more than the page's top-N sort of all); read in the page's order,
+    // reading stops at the cap.
+    const unordered = plan === 'trigram' && set.patterns.length > 0;
+    const found = tx.select(sortSelection).from(declaration.table).where(where).$dynamic();
+    matches = tx.$with('list_matches').as(unordered ? found : found.orderBy(...orderBy(keys, descending, false)).limit(sql.placeholder('cap')));
     const m = matches as unknown as Record<string, SQL.Aliased>;
     // The page's keys first, then their rows and joins: ten lookups, not one per match.
     const pageKeys = tx
