@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
@@ -68,8 +68,9 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     // A URL the router cannot decode is refused before any hook runs: same headers, same envelope.
     frameworkErrors: (error, request, reply) => {
       const statusCode = error.statusCode ?? 400;
-      reply.headers(headersFor(request.url));
-      void reply.status(statusCode).send({ statusCode, error: HTTP_ERROR_NAMES[statusCode] ?? 'Error', message: 'Adresse de la requête invalide.' });
+      const answer: FastifyReply = reply;
+      answer.headers(headersFor(request.url));
+      void answer.status(statusCode).send({ statusCode, error: HTTP_ERROR_NAMES[statusCode] ?? 'Error', message: 'Adresse de la requête invalide.' });
     },
   }).withTypeProvider<ZodTypeProvider>();
 
