@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import { HTTP_ERROR_NAMES } from './errors.js';
 import { serializeSharedPagesOnce } from './lib/page-cache.js';
+import { ContextCache } from './lib/context-cache.js';
 import { AccessTokens } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -90,8 +91,10 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   await registerSwagger(app);
 
   const tokens = new AccessTokens(config.appSecret);
-  await app.register(authenticatePlugin, { tokens, contextTtlMs: config.authContextTtlMs });
-  const auth = createAuthService(database.db, tokens);
+  const contexts = new ContextCache(config.authContextTtlMs);
+  await app.register(authenticatePlugin, { tokens, contexts });
+  // An ended session must not outlive its cached context in this process.
+  const auth = createAuthService(database.db, tokens, { onSessionsEnded: () => contexts.clear() });
 
   await app.register(
     async (api) => {

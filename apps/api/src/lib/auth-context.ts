@@ -4,6 +4,8 @@ import { BadRequestError } from '../errors.js';
 /** Who is calling, loaded once per request from the access token's subject. */
 export type AuthContext = Readonly<{
   userUuid: string;
+  /** The session the access token belongs to (its refresh-token family). */
+  sessionUuid: string;
   roles: readonly Role[];
   /** The current organization, or null (a superadmin on an empty environment, a new user…). */
   organizationUuid: string | null;
