@@ -41,6 +41,18 @@ export type BuildAppOptions = {
   logStream?: NodeJS.WritableStream;
 };
 
+/**
+ * Fastify's trust of forwarding headers from the configured proxies (decision 014). A number of
+ * hops becomes a function trusting that many addresses from the socket's side: Fastify 5 itself
+ * ignores a number (it cannot check the peer), and `true` would take the left-most
+ * X-Forwarded-For entry, which the client writes.
+ */
+export function fastifyTrustProxy(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false || trust === 0) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return [...trust];
+}
+
 export async function buildApp(config: Config, database: DatabaseHandle, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const headersFor = securityHeadersFor({
     contentSecurityPolicy: {
@@ -63,7 +75,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : options.logger === false ? false : { level: config.logLevel },
     // Per-request lines only at debug level (onResponse hook below), not on every start.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     // A URL the router cannot decode is refused before any hook runs: same headers, same envelope.
