@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
+import { HTTP_ERROR_NAMES } from './errors.js';
 import { serializeSharedPagesOnce } from './lib/page-cache.js';
+import { ContextCache } from './lib/context-cache.js';
 import { AccessTokens } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -18,7 +20,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import { registerErrorHandlers } from './plugins/error-handler.js';
-import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerSecurityHeaders, securityHeadersFor } from './plugins/security-headers.js';
 import { registerSwagger } from './plugins/swagger.js';
 import { registerWeb } from './plugins/web.js';
 
@@ -39,28 +41,20 @@ export type BuildAppOptions = {
   logStream?: NodeJS.WritableStream;
 };
 
+/**
+ * Fastify's trust of forwarding headers from the configured proxies (decision 014). A number of
+ * hops becomes a function trusting that many addresses from the socket's side: Fastify 5 itself
+ * ignores a number (it cannot check the peer), and `true` would take the left-most
+ * X-Forwarded-For entry, which the client writes.
+ */
+export function fastifyTrustProxy(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false || trust === 0) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return [...trust];
+}
+
 export async function buildApp(config: Config, database: DatabaseHandle, options: BuildAppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : options.logger === false ? false : { level: config.logLevel },
-    // Per-request lines only at debug level (onResponse hook below), not on every start.
-    logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
-    genReqId: () => randomUUID(),
-    bodyLimit: 1024 * 1024,
-  }).withTypeProvider<ZodTypeProvider>();
-
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler((route) => serializeSharedPagesOnce(serializerCompiler(route as Parameters<typeof serializerCompiler>[0])));
-  app.decorate('db', database.db);
-  app.decorate('databaseKind', database.kind);
-  registerErrorHandlers(app);
-
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime }, 'request');
-    done();
-  });
-
-  registerSecurityHeaders(app, {
+  const headersFor = securityHeadersFor({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -77,12 +71,42 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     // Over plain http on localhost, HSTS would break the demo.
     hsts: Boolean(config.publicUrl?.startsWith('https:')),
   });
+  const app = Fastify({
+    logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : options.logger === false ? false : { level: config.logLevel },
+    // Per-request lines only at debug level (onResponse hook below), not on every start.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    genReqId: () => randomUUID(),
+    bodyLimit: 1024 * 1024,
+    // A URL the router cannot decode is refused before any hook runs: same headers, same envelope.
+    frameworkErrors: (error, request, reply) => {
+      const statusCode = error.statusCode ?? 400;
+      const answer: FastifyReply = reply;
+      answer.headers(headersFor(request.url));
+      void answer.status(statusCode).send({ statusCode, error: HTTP_ERROR_NAMES[statusCode] ?? 'Error', message: 'Adresse de la requête invalide.' });
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler((route) => serializeSharedPagesOnce(serializerCompiler(route as Parameters<typeof serializerCompiler>[0])));
+  app.decorate('db', database.db);
+  app.decorate('databaseKind', database.kind);
+  registerErrorHandlers(app);
+
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime }, 'request');
+    done();
+  });
+
+  registerSecurityHeaders(app, headersFor);
   await app.register(cookie);
   await registerSwagger(app);
 
   const tokens = new AccessTokens(config.appSecret);
-  await app.register(authenticatePlugin, { tokens, contextTtlMs: config.authContextTtlMs });
-  const auth = createAuthService(database.db, tokens);
+  const contexts = new ContextCache(config.authContextTtlMs);
+  await app.register(authenticatePlugin, { tokens, contexts });
+  // An ended session must not outlive its cached context in this process.
+  const auth = createAuthService(database.db, tokens, { onSessionsEnded: () => contexts.clear() });
 
   await app.register(
     async (api) => {

@@ -11,6 +11,27 @@ export const LoginBodySchema = z.object({
 });
 export type LoginBody = z.infer<typeof LoginBodySchema>;
 
+/** A new password: long rather than complicated (OWASP), and not the current one. */
+export const ChangePasswordBodySchema = z
+  .strictObject(
+    {
+      currentPassword: z
+        .string({ error: 'Le mot de passe actuel est obligatoire' })
+        .min(1, { error: 'Le mot de passe actuel est obligatoire' })
+        .max(200, { error: 'Mot de passe trop long' }),
+      newPassword: z
+        .string({ error: 'Le nouveau mot de passe est obligatoire' })
+        .min(12, { error: 'Le nouveau mot de passe doit contenir au moins 12 caractères' })
+        .max(200, { error: 'Mot de passe trop long' }),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `Champ non reconnu : ${issue.keys.join(', ')}` : undefined) },
+  )
+  .refine((body) => body.newPassword !== body.currentPassword, {
+    error: "Le nouveau mot de passe doit être différent de l'actuel",
+    path: ['newPassword'],
+  });
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
+
 export const TokensSchema = z.object({ access_token: z.string() });
 
 export const LoginResponseSchema = z.object({ tokens: TokensSchema, user: UserSchema });

@@ -191,6 +191,24 @@ describe('DELETE /api/organization-user/:id', () => {
     expect(me.json().currentOrganizationUser).toBeNull();
   });
 
+  it("ends a removed member's access to the organization's data at once (403), though its context was just cached", async () => {
+    const { user, link } = await freshMember(f.orgW.uuid);
+    const token = await user.login();
+    // Read first: the member's context is now in the cache (decision 008).
+    expect((await call(token, { method: 'GET', url: '/api/driver' })).statusCode).toBe(200);
+    expect((await del(tokens['admin-w']!, link.uuid)).statusCode).toBe(204);
+    for (const request of [
+      { method: 'GET' as const, url: '/api/driver' },
+      { method: 'GET' as const, url: '/api/vehicule' },
+      { method: 'POST' as const, url: '/api/report', payload: { title: 'Après retrait', description: 'Ne doit pas arriver', type: 'bug' } },
+    ]) {
+      const response = await call(token, request);
+      expect(response.statusCode, request.url).toBe(403);
+      expect(response.json().message).toBe("Sélectionnez d'abord une organisation");
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
+  });
+
   it('refuses a USER member with 403 and deletes nothing', async () => {
     const { link } = await freshMember(f.orgW.uuid);
     const response = await del(tokens['user-w']!, link.uuid);
