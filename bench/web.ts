@@ -42,6 +42,9 @@ const PAGES: Page[] = [
   { path: '/sinisters', label: '`/sinisters`', loggedIn: true },
   { path: '/drivers', label: '`/drivers`', loggedIn: true },
 ];
+/** BENCH_WEB_PAGES=/,/vehicules: a subset, while developing. */
+const SELECTED = process.env.BENCH_WEB_PAGES?.split(',').map((p) => p.trim());
+const pages = SELECTED ? PAGES.filter((p) => SELECTED.includes(p.path)) : PAGES;
 
 type Run = {
   performance: number;
@@ -53,6 +56,8 @@ type Run = {
   jsBytes: number;
   finalPath: string;
   warnings: string[];
+  /** Lighthouse's measure of the host's CPU speed during the run (lower: a busier machine). */
+  benchmarkIndex: number;
 };
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
@@ -190,6 +195,7 @@ async function runLighthouse(url: string, cookie: string | null): Promise<Run> {
       jsBytes: script?.transferSize ?? 0,
       finalPath: `${final.pathname}${final.search}`,
       warnings: lhr.runWarnings,
+      benchmarkIndex: lhr.environment.benchmarkIndex,
     };
   } finally {
     chrome.kill();
@@ -237,16 +243,19 @@ async function main() {
   const started = new Date();
   const server = await startServer();
   const rows: string[] = [];
+  const benchmarkIndexes: number[] = [];
   try {
-    for (const page of PAGES) {
+    if (pages.length === 0) throw new Error(`BENCH_WEB_PAGES : aucune page connue (${PAGES.map((p) => p.path).join(', ')})`);
+    for (const page of pages) {
       const runs: Run[] = [];
       for (let i = 0; i < RUNS; i += 1) {
         const cookie = page.loggedIn ? await refreshCookie(server.baseUrl) : null;
         const run = await runLighthouse(`${server.baseUrl}${page.path}`, cookie);
         runs.push(run);
+        benchmarkIndexes.push(run.benchmarkIndex);
         const warnings = run.warnings.length ? ` — ${run.warnings.join(' ; ')}` : '';
         console.log(
-          `${page.path} passe ${i + 1}/${RUNS} : performance ${run.performance}, accessibilité ${run.accessibility}, LCP ${seconds(run.lcp)}, TBT ${Math.round(run.tbt)} ms, JS ${kb(run.jsBytes)} kB, fin sur ${run.finalPath}${warnings}`,
+          `${page.path} passe ${i + 1}/${RUNS} : performance ${run.performance}, accessibilité ${run.accessibility}, LCP ${seconds(run.lcp)}, TBT ${Math.round(run.tbt)} ms, JS ${kb(run.jsBytes)} kB, fin sur ${run.finalPath}, benchmarkIndex ${Math.round(run.benchmarkIndex)}${warnings}`,
         );
       }
       rows.push(row(page, runs));
@@ -258,8 +267,8 @@ async function main() {
   const table = [
     `## Lighthouse ${lighthouseVersion}, preset mobile — ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     '',
-    `Commit ${commit}${dirty ? ' (avec des modifications non commitées dans apps/ ou packages/)' : ''}, ${chromium}, ${RUNS} passes par page, médiane de chaque colonne ; compte ${ACCOUNT.email} pour les pages connectées (chargées à froid : cookie de session seul).`,
-    `Charge de la machine (1, 5, 15 min) : ${loadBefore} au début, ${loadAfter} à la fin.`,
+    `Commit ${commit}${dirty ? ' (avec des modifications non commitées dans apps/ ou packages/)' : ''}, ${chromium}, ${RUNS} passe${RUNS > 1 ? 's' : ''} par page, médiane de chaque colonne ; compte ${ACCOUNT.email} pour les pages connectées (chargées à froid : cookie de session seul).`,
+    `Charge de la machine (1, 5, 15 min) : ${loadBefore} au début, ${loadAfter} à la fin ; benchmarkIndex de Lighthouse (vitesse du processeur mesurée à chaque passe, plus bas = machine plus occupée) : médiane ${Math.round(median(benchmarkIndexes))}, de ${Math.round(Math.min(...benchmarkIndexes))} à ${Math.round(Math.max(...benchmarkIndexes))}.`,
     '',
     '| Page | Performance (≥ 95) | Passes | Accessibilité (100) | FCP | LCP | TBT | CLS | JS transféré (kB) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
