@@ -1,11 +1,11 @@
-import { todayIso } from '@flotte/contract';
+import { CHOICES_LIMIT, todayIso } from '@flotte/contract';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
-import { GUARANTEES, makeDriver, makeSinister, makeUser, registerPage } from '../../../test/fixtures';
+import { GUARANTEES, makeDriver, makeSinister, makeUser, page, registerPage } from '../../../test/fixtures';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
 import { renderRoutes } from '../../../test/render';
 import SinistersRoute from './sinisters';
@@ -33,23 +33,8 @@ const collision = makeSinister({
   totalCost: 0,
 });
 
-const VEHICULES = [
-  {
-    uuid: 'e0000000-0000-4000-8000-000000000001',
-    brand: 'Renault',
-    model: 'Master',
-    type: 'VUL',
-    circulationDate: null,
-    entryDate: '2024-01-01',
-    exitDate: null,
-    immatriculation: 'AB123CD',
-    immatriculationWarning: null,
-    documents: [],
-    isArchived: false,
-    archivedAt: null,
-    createdAt: '2024-01-01T09:00:00.000Z',
-  },
-];
+/** GET /api/vehicule/choices: a small fleet, held whole. */
+const VEHICULES = [{ uuid: 'e0000000-0000-4000-8000-000000000001', immatriculation: 'AB123CD', brand: 'Renault', model: 'Master' }];
 const pierre = makeDriver({ firstName: 'Pierre', lastName: 'Martin' });
 
 type Answer = ReturnType<NonNullable<MockRoute['respond']>>;
@@ -61,8 +46,8 @@ function listRoute(answer: (query: URLSearchParams, call: number) => Answer = ()
 
 const guaranteesRoute: MockRoute = { path: '/api/guarantees', body: GUARANTEES };
 const formRoutes: MockRoute[] = [
-  { path: '/api/vehicule', body: registerPage(VEHICULES) },
-  { path: '/api/driver', body: registerPage([pierre]) },
+  { path: '/api/vehicule/choices', body: page(VEHICULES) },
+  { path: '/api/driver/choices', body: page([{ uuid: pierre.uuid, firstName: pierre.firstName, lastName: pierre.lastName, phone: pierre.phone }]) },
 ];
 
 function listQueries(calls: Request[]) {
@@ -326,10 +311,12 @@ describe('Sinistres page', () => {
       isThirdImplicated: true,
       ida: false,
     });
-    // The vehicles come all at once (SPEC 9: page 1, limit 999).
-    const vehiculeCall = calls.find((call) => new URL(call.url).pathname === '/api/vehicule')!;
-    expect(new URL(vehiculeCall.url).searchParams.get('limit')).toBe('999');
-    expect(new URL(vehiculeCall.url).searchParams.get('page')).toBe('1');
+    // A small fleet's vehicles come all at once, in one request (CHOICES_LIMIT), and the plate
+    // typed is found in the browser.
+    const vehiculeCalls = calls.filter((call) => new URL(call.url).pathname === '/api/vehicule/choices');
+    expect(vehiculeCalls.map((call) => Object.fromEntries(new URL(call.url).searchParams))).toEqual([
+      { page: '1', limit: String(CHOICES_LIMIT), sortBy: 'immatriculation' },
+    ]);
   });
 
   it('edits a claim from its current values', async () => {
