@@ -344,6 +344,32 @@ describe('Sinistres page', () => {
     expect(await patch!.json()).toEqual({ totalCost: 2000 });
   });
 
+  it('edits a claim whose vehicle and driver lie beyond the first page of a large fleet’s choices', async () => {
+    const others = Array.from({ length: CHOICES_LIMIT }, (_, i) => ({
+      uuid: `e1000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      immatriculation: `AA${String(i).padStart(3, '0')}AA`,
+      brand: 'Iveco',
+      model: 'Daily',
+    }));
+    const { calls } = mockFetch([
+      listRoute(),
+      guaranteesRoute,
+      { path: '/api/vehicule/choices', body: { ...page(others), nbOfPages: 15, total: 3000 } },
+      { path: '/api/driver/choices', body: { ...page([]), total: 0 } },
+    ]);
+    renderSinisters();
+    const ui = userEvent.setup();
+    const menu = await openRowMenu(ui, 'AB-123-CD · sinistre du 14/03/2026');
+    await ui.click(within(menu).getByRole('menuitem', { name: 'Modifier' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Modifier le sinistre' });
+    // From the claim's own data: neither is among the choices loaded.
+    expect(within(dialog).getByRole('combobox', { name: 'Véhicule' })).toHaveValue('AB-123-CD · Renault Master');
+    expect(within(dialog).getByRole('combobox', { name: 'Conducteur' })).toHaveValue('Élodie Écuyer');
+    await waitFor(() => expect(calls.some((call) => new URL(call.url).pathname === '/api/vehicule/choices')).toBe(true));
+    expect(within(dialog).getByRole('combobox', { name: 'Véhicule' })).toHaveValue('AB-123-CD · Renault Master');
+    expect(calls.filter((call) => new URL(call.url).searchParams.has('search') && call.url.includes('/choices'))).toHaveLength(0);
+  });
+
   it('lets only an administrator delete permanently, after a confirmation', async () => {
     const { calls } = mockFetch([listRoute(), guaranteesRoute, { method: 'DELETE', path: `/api/sinister/${glass.uuid}/hard`, status: 204 }]);
     renderSinisters('/sinisters', makeUser({ roles: ['ADMIN'] }));
