@@ -81,6 +81,13 @@ async function openRowMenu(ui: ReturnType<typeof userEvent.setup>, name: string)
   return screen.findByRole('menu');
 }
 
+/** 'Modifier' on the first claim (`glass`). */
+async function openEditDialog(ui: ReturnType<typeof userEvent.setup>) {
+  const menu = await openRowMenu(ui, 'AB-123-CD · sinistre du 14/03/2026');
+  await ui.click(within(menu).getByRole('menuitem', { name: 'Modifier' }));
+  return screen.findByRole('dialog', { name: 'Modifier le sinistre' });
+}
+
 describe('Sinistres page', () => {
   it('lists the claims of this year with French amounts, plates and rates', async () => {
     const { calls } = mockFetch([listRoute(), guaranteesRoute]);
@@ -328,9 +335,7 @@ describe('Sinistres page', () => {
     ]);
     renderSinisters();
     const ui = userEvent.setup();
-    const menu = await openRowMenu(ui, 'AB-123-CD · sinistre du 14/03/2026');
-    await ui.click(within(menu).getByRole('menuitem', { name: 'Modifier' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Modifier le sinistre' });
+    const dialog = await openEditDialog(ui);
     expect(within(dialog).getByRole('combobox', { name: 'Véhicule' })).toHaveValue('AB-123-CD · Renault Master');
     expect(within(dialog).getByRole('combobox', { name: 'Conducteur' })).toHaveValue('Élodie Écuyer');
     const cost = within(dialog).getByRole('textbox', { name: 'Coût total' });
@@ -359,9 +364,7 @@ describe('Sinistres page', () => {
     ]);
     renderSinisters();
     const ui = userEvent.setup();
-    const menu = await openRowMenu(ui, 'AB-123-CD · sinistre du 14/03/2026');
-    await ui.click(within(menu).getByRole('menuitem', { name: 'Modifier' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Modifier le sinistre' });
+    const dialog = await openEditDialog(ui);
     // From the claim's own data: neither is among the choices loaded.
     expect(within(dialog).getByRole('combobox', { name: 'Véhicule' })).toHaveValue('AB-123-CD · Renault Master');
     expect(within(dialog).getByRole('combobox', { name: 'Conducteur' })).toHaveValue('Élodie Écuyer');
