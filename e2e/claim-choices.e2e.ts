@@ -78,6 +78,10 @@ describe('the claim form in a fleet of more than CHOICES_LIMIT vehicles', () => 
     // Too many to list: the field asks to type.
     await expect.poll(() => page.getByText(/^Tapez pour rechercher parmi les \d[\d\s]* véhicules…$/).isVisible()).toBe(true);
     await screenshot(page, 'claim-choices-type-to-search');
+    // A brand most of the fleet shares: more found than offered, the list says so.
+    await vehicule.fill('iveco');
+    await expect.poll(() => page.getByText(/^Seuls les 200 premiers des \d[\d\s]* véhicules trouvés sont proposés : précisez la recherche\.$/).isVisible()).toBe(true);
+    await screenshot(page, 'claim-choices-more-found');
     // Part of the plate, as a fleet manager reads it off the vehicle, without the dashes.
     await vehicule.fill(`qx${FAR.slice(3, 6)}`);
     await page.getByRole('option', { name: FAR_LABEL }).click();

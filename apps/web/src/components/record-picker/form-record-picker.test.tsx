@@ -130,6 +130,18 @@ describe('FormRecordPicker, a fleet larger than one page', () => {
     expect(await screen.findByText('Aucun véhicule trouvé')).toBeInTheDocument();
   });
 
+  it('says when a search found more than it offers, and asks to narrow it', async () => {
+    mockFetch([
+      choicesRoute((search) => (search === null ? { body: choicePage(FIRST_PAGE, 3000) } : { body: choicePage(FIRST_PAGE, 1850) })),
+    ]);
+    renderWithProviders(<Form />);
+    const ui = userEvent.setup();
+    await ui.click(field());
+    await ui.type(field(), 'iveco');
+    expect(await screen.findByText(/^Seuls les 200 premiers des 1\s850 véhicules trouvés sont proposés : précisez la recherche\.$/)).toBeInTheDocument();
+    expect(options()).toHaveLength(CHOICES_LIMIT);
+  });
+
   it('shows the record being edited even when it lies beyond the first page', async () => {
     const { calls } = routes();
     renderWithProviders(<Form current={FAR} />);

@@ -1,6 +1,8 @@
 import Autocomplete from '@mui/material/Autocomplete';
+import Paper, { type PaperProps } from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
-import { useMemo, useState, type ReactNode } from 'react';
+import Typography from '@mui/material/Typography';
+import { createContext, use, useMemo, useState, type ReactNode } from 'react';
 import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { choiceMatches } from './choice-match';
 import type { PickerTexts } from './picker-texts';
@@ -29,6 +31,23 @@ export type FormRecordPickerProps<TInput extends FieldValues, TOutput, TChoice e
   current?: NoInfer<TChoice> | null;
   texts: PickerTexts;
 };
+
+/** What the list's foot says (more found than shown), through the popper's portal. */
+const ListFooter = createContext<string | null>(null);
+
+function PaperWithFooter({ children, ...props }: PaperProps) {
+  const footer = use(ListFooter);
+  return (
+    <Paper {...props}>
+      {children}
+      {footer && (
+        <Typography variant="caption" component="p" sx={{ px: 2, py: 1, color: 'text.secondary', borderTop: 1, borderColor: 'divider' }}>
+          {footer}
+        </Typography>
+      )}
+    </Paper>
+  );
+}
 
 /**
  * Picks one record of a register by its uuid. A register of up to CHOICES_LIMIT records is read
@@ -75,37 +94,45 @@ export function FormRecordPicker<TInput extends FieldValues, TOutput, TChoice ex
         ? texts.empty
         : texts.none;
 
+  const footer =
+    state.mode === 'search' && term.trim() !== '' && !state.previous && state.found > state.options.length
+      ? texts.more(state.options.length, state.found, state.foundCapped)
+      : null;
+
   return (
-    <Autocomplete
-      options={options}
-      value={selected}
-      onChange={(_, choice) => {
-        setPicked(choice);
-        setTerm('');
-        field.onChange(choice?.uuid ?? '');
-      }}
-      onInputChange={(_, value, reason) => setTerm(reason === 'input' ? value : '')}
-      onBlur={field.onBlur}
-      getOptionLabel={getOptionLabel}
-      getOptionKey={(choice) => choice.uuid}
-      isOptionEqualToValue={(choice, value) => choice.uuid === value.uuid}
-      // The list is computed above (in the browser or by the server), never filtered again by MUI.
-      filterOptions={() => listed}
-      loading={state.loading}
-      loadingText={state.searching ? texts.searching : texts.loading}
-      noOptionsText={noOptionsText}
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          label={label}
-          name={field.name}
-          required={required}
-          placeholder={placeholder}
-          inputRef={field.ref}
-          error={fieldState.invalid}
-          helperText={fieldState.error?.message ?? helperText}
-        />
-      )}
-    />
+    <ListFooter value={footer}>
+      <Autocomplete
+        options={options}
+        value={selected}
+        onChange={(_, choice) => {
+          setPicked(choice);
+          setTerm('');
+          field.onChange(choice?.uuid ?? '');
+        }}
+        onInputChange={(_, value, reason) => setTerm(reason === 'input' ? value : '')}
+        onBlur={field.onBlur}
+        getOptionLabel={getOptionLabel}
+        getOptionKey={(choice) => choice.uuid}
+        isOptionEqualToValue={(choice, value) => choice.uuid === value.uuid}
+        // The list is computed above (in the browser or by the server), never filtered again by MUI.
+        filterOptions={() => listed}
+        loading={state.loading}
+        loadingText={state.searching ? texts.searching : texts.loading}
+        noOptionsText={noOptionsText}
+        slots={{ paper: PaperWithFooter }}
+        renderInput={(params) => (
+          <TextField
+            {...params}
+            label={label}
+            name={field.name}
+            required={required}
+            placeholder={placeholder}
+            inputRef={field.ref}
+            error={fieldState.invalid}
+            helperText={fieldState.error?.message ?? helperText}
+          />
+        )}
+      />
+    </ListFooter>
   );
 }

@@ -14,6 +14,9 @@ export function pickerTexts({ one, many = `${one}s`, feminine = false }: Registe
     /** The register is searched on the server and nothing is typed yet. */
     typeToSearch: (total: number, capped: boolean) =>
       `Tapez pour rechercher parmi ${capped ? 'plus de' : 'les'} ${total.toLocaleString('fr-FR')} ${many}…`,
+    /** Under the list, when a search found more than the page shows. */
+    more: (shown: number, found: number, capped: boolean) =>
+      `Seul${e}s les ${shown.toLocaleString('fr-FR')} premi${feminine ? 'ères' : 'ers'} des ${capped ? 'plus de ' : ''}${found.toLocaleString('fr-FR')} ${many} trouvé${e}s sont proposé${e}s : précisez la recherche.`,
     loading: `Chargement des ${many}…`,
     searching: 'Recherche…',
   };

@@ -28,6 +28,9 @@ export type RecordChoicesState<TChoice> = {
   /** How many choices the register holds (`capped`: at least that many). */
   total: number;
   capped: boolean;
+  /** `search`: how many the server found for the term (`foundCapped`: at least that many); else `options.length`. */
+  found: number;
+  foundCapped: boolean;
   loading: boolean;
   searching: boolean;
   error: Error | null;
@@ -51,12 +54,12 @@ export function useRecordChoices<TChoice extends Choice>(choices: RecordChoices<
     placeholderData: keepPreviousData,
   });
 
-  const base = { total: held?.total ?? 0, capped: held?.totalIsCapped === true };
+  const base = { total: held?.total ?? 0, capped: held?.totalIsCapped === true, found: 0, foundCapped: false };
   if (mode === 'pending') {
     return { ...base, mode, options: [], previous: false, loading: first.isPending && enabled, searching: false, error: first.error };
   }
   if (mode === 'all') {
-    return { ...base, mode, options: held!.data, previous: false, loading: false, searching: false, error: null };
+    return { ...base, mode, options: held!.data, found: held!.data.length, previous: false, loading: false, searching: false, error: null };
   }
   if (wanted === '') {
     return { ...base, mode, options: [], previous: false, loading: false, searching: false, error: null };
@@ -66,6 +69,8 @@ export function useRecordChoices<TChoice extends Choice>(choices: RecordChoices<
     ...base,
     mode,
     options: search.data?.data ?? [],
+    found: answered ? search.data.total : 0,
+    foundCapped: answered && search.data.totalIsCapped === true,
     previous: !answered,
     loading: !answered && !search.error,
     searching: !answered && !search.error,
