@@ -92,3 +92,30 @@ describe('a vehicle and its claims', () => {
     await context.close();
   });
 });
+
+describe('a list the app holds', () => {
+  it('is asked again with its ETag once stale, and kept as it is on the 304', async () => {
+    const { page, context } = await newPage(browser);
+    await login(page, 'admin2@demo.fr');
+    const answers: { ifNoneMatch: string | null; status: number; etag: string | null }[] = [];
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.pathname !== '/api/sinister' || response.request().method() !== 'GET') return;
+      answers.push({ ifNoneMatch: response.request().headers()['if-none-match'] ?? null, status: response.status(), etag: response.headers().etag ?? null });
+    });
+    await sidebar(page, 'Sinistres').click();
+    await expect.poll(() => rows(page, 'Liste des sinistres').count()).toBeGreaterThan(0);
+    const shown = await cells(page, 'Liste des sinistres', 0);
+    expect(answers).toEqual([{ ifNoneMatch: null, status: 200, etag: expect.any(String) }]);
+
+    // Elsewhere past the list's 30 s of freshness, then back: asked again with the ETag held.
+    await sidebar(page, 'Véhicules').click();
+    await page.waitForTimeout(31_000);
+    await sidebar(page, 'Sinistres').click();
+    await expect.poll(() => answers.length).toBe(2);
+    expect(answers[1]).toEqual({ ifNoneMatch: answers[0]!.etag, status: 304, etag: answers[0]!.etag });
+    await expect.poll(() => cells(page, 'Liste des sinistres', 0)).toEqual(shown);
+    await context.close();
+  });
+});
+

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { UserSchema } from '@flotte/contract';
+import { DriverChoicePageSchema, UserSchema } from '@flotte/contract';
 import { apiErrorBody, mockFetch } from '../test/mock-fetch';
 import { makeUser } from '../test/fixtures';
-import { api, refreshSession } from './api-client';
+import { api, apiHeld, refreshSession, retryAfterSeconds } from './api-client';
 import { ApiError } from './api-error';
 import { authStore } from './auth-store';
 import { onSessionExpired } from './session-expiry';
@@ -126,5 +126,68 @@ describe('api client', () => {
     mockFetch([{ method: 'POST', path: '/api/auth/refresh-token', status: 401, body: apiErrorBody(401, 'Session expirée') }]);
     await expect(refreshSession()).resolves.toBe(false);
     expect(authStore.getState().token).toBeNull();
+  });
+});
+
+describe('api client: answers the app already holds (ETag)', () => {
+  const choices = { data: [{ uuid: 'd0000000-0000-4000-8000-000000000001', firstName: 'Élodie', lastName: 'Écuyer', phone: null }], page: 1, nbOfPages: 1, total: 1 };
+
+  it('keeps the ETag of a list answer, sends it back as If-None-Match and keeps the held answer on a 304', async () => {
+    const { calls } = mockFetch([
+      {
+        path: '/api/driver/choices',
+        respond: (request) =>
+          request.headers.get('if-none-match') === '"v1"' ? { status: 304, headers: { etag: '"v1"' } } : { body: choices, headers: { etag: '"v1"' } },
+      },
+    ]);
+    const first = await apiHeld('/api/driver/choices', { query: { limit: 200 }, schema: DriverChoicePageSchema });
+    expect(first).toEqual({ data: choices, etag: '"v1"' });
+    expect(calls[0]!.headers.get('if-none-match')).toBeNull();
+
+    const second = await apiHeld('/api/driver/choices', { query: { limit: 200 }, schema: DriverChoicePageSchema, held: first });
+    expect(calls[1]!.headers.get('if-none-match')).toBe('"v1"');
+    // The very object held: nothing on screen re-renders.
+    expect(second).toBe(first);
+  });
+
+  it('takes the new answer and its new ETag when the list has moved', async () => {
+    const moved = { ...choices, total: 2, data: [...choices.data, { ...choices.data[0]!, uuid: 'd0000000-0000-4000-8000-000000000002', firstName: 'Zoé' }] };
+    mockFetch([{ path: '/api/driver/choices', body: moved, headers: { etag: '"v2"' } }]);
+    const held = { data: DriverChoicePageSchema.parse(choices), etag: '"v1"' };
+    const answer = await apiHeld('/api/driver/choices', { schema: DriverChoicePageSchema, held });
+    expect(answer).toEqual({ data: moved, etag: '"v2"' });
+  });
+
+  it('sends no If-None-Match when it holds nothing, or an answer that came without ETag', async () => {
+    const { calls } = mockFetch([{ path: '/api/driver/choices', body: choices }]);
+    const first = await apiHeld('/api/driver/choices', { schema: DriverChoicePageSchema });
+    expect(first.etag).toBeNull();
+    await apiHeld('/api/driver/choices', { schema: DriverChoicePageSchema, held: first });
+    expect(calls.map((call) => call.headers.get('if-none-match'))).toEqual([null, null]);
+  });
+});
+
+describe('api client: an overloaded server', () => {
+  it('carries the French message of the 503 envelope and its Retry-After', async () => {
+    const message = 'Le service est très sollicité en ce moment : réessayez dans quelques secondes.';
+    mockFetch([{ path: '/api/vehicule', status: 503, body: apiErrorBody(503, message), headers: { 'retry-after': '2' } }]);
+    const error = await api('/api/vehicule').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 503, message, retryAfterSeconds: 2 });
+  });
+
+  it('says it in French when a 503 comes without the envelope', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('<html>Service Unavailable</html>', { status: 503 })));
+    const error = await api('/api/vehicule').catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503, message: 'Le service est momentanément indisponible. Réessayez dans quelques instants.', retryAfterSeconds: null });
+  });
+
+  it('reads Retry-After as seconds or as a date', () => {
+    expect(retryAfterSeconds('3')).toBe(3);
+    expect(retryAfterSeconds(null)).toBeNull();
+    expect(retryAfterSeconds('bientôt')).toBeNull();
+    const inFive = new Date(Date.now() + 5_000).toUTCString();
+    expect(retryAfterSeconds(inFive)).toBeGreaterThanOrEqual(4);
+    expect(retryAfterSeconds(inFive)).toBeLessThanOrEqual(5);
   });
 });

@@ -19,6 +19,16 @@ export type ApiOptions<T> = {
 
 const NETWORK_ERROR = 'Impossible de joindre le serveur. Vérifiez votre connexion puis réessayez.';
 const UNEXPECTED_RESPONSE = 'Réponse inattendue du serveur. Veuillez réessayer.';
+/** A 503 without the API's envelope (a proxy in front of it, a restart). */
+const UNAVAILABLE = 'Le service est momentanément indisponible. Réessayez dans quelques instants.';
+
+/** `Retry-After` in seconds, whether given as seconds or as an HTTP date; null when absent or unreadable. */
+export function retryAfterSeconds(header: string | null): number | null {
+  if (header === null || header.trim() === '') return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
 
 function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   const params = new URLSearchParams();
@@ -41,11 +51,13 @@ async function send(url: string, init: RequestInit): Promise<Response> {
 async function toApiError(res: Response): Promise<ApiError> {
   const body: unknown = await res.json().catch(() => null);
   const envelope = ErrorSchema.safeParse(body);
+  const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
   if (envelope.success) {
     const { statusCode, error, message, details } = envelope.data;
-    return new ApiError(statusCode, message, error, details ?? []);
+    return new ApiError(statusCode, message, error, details ?? [], retryAfter);
   }
-  return new ApiError(res.status, `Une erreur est survenue (code ${res.status}). Veuillez réessayer.`, res.statusText);
+  const message = res.status === 503 ? UNAVAILABLE : `Une erreur est survenue (code ${res.status}). Veuillez réessayer.`;
+  return new ApiError(res.status, message, res.statusText, [], retryAfter);
 }
 
 let refreshing: Promise<boolean> | null = null;
@@ -82,13 +94,16 @@ function currentRoute(): string {
   return `${window.location.pathname}${window.location.search}`;
 }
 
-/** Calls the API (same origin, under /api) and returns the response parsed by `schema`. */
-export async function api<T = void>(path: string, options: ApiOptions<T> = {}): Promise<T> {
-  const { method = 'GET', body, query, schema, signal, retryOnUnauthorized = true } = options;
+/**
+ * Sends one call, with the bearer token, and on a 401 refreshes the session once and sends it
+ * again. Answers the response, whatever its status, except a final 401 (the session is over).
+ */
+async function authorizedFetch(path: string, options: Omit<ApiOptions<unknown>, 'schema'>, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  const { method = 'GET', body, query, signal, retryOnUnauthorized = true } = options;
   const url = buildUrl(path, query);
 
   const attempt = () => {
-    const headers: Record<string, string> = { accept: 'application/json', [CSRF_HEADER]: CSRF_HEADER_VALUE };
+    const headers: Record<string, string> = { accept: 'application/json', [CSRF_HEADER]: CSRF_HEADER_VALUE, ...extraHeaders };
     const token = authStore.getState().token;
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -113,9 +128,10 @@ export async function api<T = void>(path: string, options: ApiOptions<T> = {}): 
       throw error;
     }
   }
-  if (!res.ok) throw await toApiError(res);
-  if (!schema || res.status === 204) return undefined as T;
+  return res;
+}
 
+async function parseBody<T>(res: Response, schema: z.ZodType<T>, method: string, path: string): Promise<T> {
   const json: unknown = await res.json().catch(() => undefined);
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
@@ -123,6 +139,32 @@ export async function api<T = void>(path: string, options: ApiOptions<T> = {}): 
     throw new ApiError(res.status, UNEXPECTED_RESPONSE, 'Unexpected Response');
   }
   return parsed.data;
+}
+
+/** Calls the API (same origin, under /api) and returns the response parsed by `schema`. */
+export async function api<T = void>(path: string, options: ApiOptions<T> = {}): Promise<T> {
+  const { method = 'GET', schema } = options;
+  const res = await authorizedFetch(path, options);
+  if (!res.ok) throw await toApiError(res);
+  if (!schema || res.status === 204) return undefined as T;
+  return parseBody(res, schema, method, path);
+}
+
+/** An answer the web app holds, with the ETag it came with (a list page, a page of choices). */
+export type Held<T> = { data: T; etag: string | null };
+
+/**
+ * GETs a list the app may already hold. The API's lists answer `Cache-Control: no-store`
+ * (personal data): the browser keeps nothing, so the app sends the ETag of the answer it holds
+ * for the same query itself (`If-None-Match`), and a 304 (no body) means that answer is still
+ * the current one: it is kept as it is, the same object, so nothing on screen re-renders.
+ */
+export async function apiHeld<T>(path: string, options: Omit<ApiOptions<T>, 'method' | 'body' | 'schema'> & { schema: z.ZodType<T>; held?: Held<T> }): Promise<Held<T>> {
+  const { held, schema } = options;
+  const res = await authorizedFetch(path, options, held?.etag ? { 'if-none-match': held.etag } : {});
+  if (res.status === 304 && held) return held;
+  if (!res.ok) throw await toApiError(res);
+  return { data: await parseBody(res, schema, 'GET', path), etag: res.headers.get('etag') };
 }
 
 /** Tests only: forget a pending refresh. */

@@ -11,6 +11,8 @@ export class ApiError extends Error {
     message: string,
     readonly error = '',
     readonly details: ApiErrorDetail[] = [],
+    /** The API's `Retry-After` in seconds (503 under overload, 429), null when it said nothing. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }

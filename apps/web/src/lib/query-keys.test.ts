@@ -6,9 +6,10 @@ function seeded() {
   const queryClient = createQueryClient();
   const keys = {
     vehiculeList: queryKeys.vehicules.list({ page: 1 }),
-    vehiculeOptions: queryKeys.vehicules.options(),
+    vehiculeChoices: queryKeys.vehicules.choices({ page: 1, limit: 200 }),
+    vehiculeSearch: queryKeys.vehicules.choices({ page: 1, limit: 200, search: 'ab-12' }),
     driverList: queryKeys.drivers.list({ page: 1 }),
-    driverOptions: queryKeys.drivers.options(),
+    driverChoices: queryKeys.drivers.choices({ page: 1, limit: 200 }),
     sinisterList: queryKeys.sinisters.list({ page: 1 }),
     sinisterCount: queryKeys.sinisters.count({ vehicule: 'x' }),
     sinister: queryKeys.sinisters.detail('x'),
@@ -23,16 +24,16 @@ function seeded() {
 }
 
 describe('invalidateAfterWrite', () => {
-  it('refreshes the claims and the claim form’s vehicle choices after a vehicle write', () => {
+  it('refreshes the claims and the claim form’s vehicle choices, searched ones too, after a vehicle write', () => {
     const { queryClient, stale } = seeded();
     invalidateAfterWrite(queryClient, 'vehicules');
-    expect(stale()).toEqual(['vehiculeList', 'vehiculeOptions', 'sinisterList', 'sinisterCount', 'sinister']);
+    expect(stale()).toEqual(['vehiculeList', 'vehiculeChoices', 'vehiculeSearch', 'sinisterList', 'sinisterCount', 'sinister']);
   });
 
   it('refreshes the claims (they show the driver’s name) after a driver write', () => {
     const { queryClient, stale } = seeded();
     invalidateAfterWrite(queryClient, 'drivers');
-    expect(stale()).toEqual(['driverList', 'driverOptions', 'sinisterList', 'sinisterCount', 'sinister']);
+    expect(stale()).toEqual(['driverList', 'driverChoices', 'sinisterList', 'sinisterCount', 'sinister']);
   });
 
   it('leaves the vehicles and drivers alone after a claim write', () => {

@@ -13,8 +13,11 @@ function registerKeys<TName extends string>(name: TName) {
     /** Pages of the register's screen, one per URL state. */
     lists: () => [...all, 'list'] as const,
     list: (query: object) => [...all, 'list', query] as const,
-    /** Every record at once, for the choices of another register's form. */
-    options: () => [...all, 'options'] as const,
+    /**
+     * The records another register's form offers (components/record-picker): one page of light
+     * choices per query (the first CHOICES_LIMIT, or those a search finds).
+     */
+    choices: (query: object) => [...all, 'choices', query] as const,
     /** A count of the records matching a filter, e.g. the claims of a vehicle about to be deleted. */
     count: (query: object) => [...all, 'count', query] as const,
     detail: (uuid: string) => [...all, 'detail', uuid] as const,

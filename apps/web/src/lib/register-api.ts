@@ -1,7 +1,7 @@
 import type { ArchiveCountsSchema, pageSchema } from '@flotte/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api, type ApiOptions } from './api-client';
+import { api, apiHeld, type ApiOptions, type Held } from './api-client';
 import { invalidateAfterWrite, queryKeys, type RegisterName } from './query-keys';
 
 /** What every register record of the contract has. */
@@ -28,6 +28,11 @@ export type RegisterSchemas = {
 
 type QueryParams = NonNullable<ApiOptions<unknown>['query']>;
 
+/** What a query holding an answer with its ETag shows: the answer. */
+export function heldData<T>(held: Held<T>): T {
+  return held.data;
+}
+
 /**
  * A register's fetchers, queryOptions and mutation hooks, from its path and its contract schemas.
  * Every write invalidates what it affects (lib/query-keys.ts); responses are parsed by the
@@ -49,8 +54,9 @@ export function registerApi<S extends RegisterSchemas>(register: RegisterName, p
   const record = schemas.record as z.ZodType<TRecord>;
   const page = schemas.page as z.ZodType<Page>;
 
-  function getPage(query: ListQuery, signal?: AbortSignal): Promise<Page> {
-    return api(path, { query: query as QueryParams, schema: page, signal });
+  /** One page; with the page already held for this query, its ETag is sent and a 304 keeps it. */
+  function getPage(query: ListQuery, signal?: AbortSignal, held?: Held<Page>): Promise<Held<Page>> {
+    return apiHeld(path, { query: query as QueryParams, schema: page, signal, held });
   }
 
   function useWrite<TInput, TResult>(mutationFn: (input: TInput) => Promise<TResult>) {
@@ -61,7 +67,9 @@ export function registerApi<S extends RegisterSchemas>(register: RegisterName, p
   const listQueryOptions = (query: ListQuery) =>
     queryOptions({
       queryKey: keys.list(query),
-      queryFn: ({ signal }) => getPage(query, signal),
+      // The cache holds the page with its ETag (lib/api-client.ts apiHeld); screens see the page.
+      queryFn: ({ signal, client, queryKey }) => getPage(query, signal, client.getQueryData<Held<Page>>(queryKey)),
+      select: heldData<Page>,
       // The current page stays on screen while the next one loads: no flash of an empty table.
       placeholderData: keepPreviousData,
     });
@@ -79,8 +87,8 @@ export function registerApi<S extends RegisterSchemas>(register: RegisterName, p
     countQueryOptions: (query: ListQuery) =>
       queryOptions({
         queryKey: keys.count(query),
-        queryFn: ({ signal }) => getPage({ ...query, page: 1, limit: 1 }, signal),
-        select: (answer: Page) => ({ total: answer.total, capped: answer.totalIsCapped === true }),
+        queryFn: ({ signal, client, queryKey }) => getPage({ ...query, page: 1, limit: 1 }, signal, client.getQueryData<Held<Page>>(queryKey)),
+        select: ({ data: answer }: Held<Page>) => ({ total: answer.total, capped: answer.totalIsCapped === true }),
       }),
     detailQueryOptions: (uuid: string) =>
       queryOptions({ queryKey: keys.detail(uuid), queryFn: ({ signal }) => api(`${path}/${uuid}`, { schema: record, signal }) }),

@@ -6,8 +6,10 @@ export type MockRoute = {
   path: string | RegExp;
   status?: number;
   body?: unknown;
+  /** Response headers besides content-type, e.g. an `etag` or a `retry-after`. */
+  headers?: Record<string, string>;
   /** Computed answer, for answers depending on the request or on the call count. */
-  respond?: (request: Request, call: number) => { status?: number; body?: unknown };
+  respond?: (request: Request, call: number) => { status?: number; body?: unknown; headers?: Record<string, string> };
 };
 
 /**
@@ -29,12 +31,12 @@ export function mockFetch(routes: MockRoute[]) {
     if (!route) return Promise.reject(new Error(`Unexpected fetch ${request.method} ${url.pathname}`));
     const call = (counts.get(route) ?? 0) + 1;
     counts.set(route, call);
-    const answer = route.respond ? route.respond(request, call) : { status: route.status, body: route.body };
+    const answer = route.respond ? route.respond(request, call) : { status: route.status, body: route.body, headers: route.headers };
     const status = answer.status ?? 200;
     return Promise.resolve(
-      new Response(status === 204 || answer.body === undefined ? null : JSON.stringify(answer.body), {
+      new Response(status === 204 || status === 304 || answer.body === undefined ? null : JSON.stringify(answer.body), {
         status,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...answer.headers },
       }),
     );
   });
@@ -43,6 +45,8 @@ export function mockFetch(routes: MockRoute[]) {
 }
 
 export function apiErrorBody(statusCode: number, message: string, details?: { path: string; message: string }[]) {
-  const error = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error' }[statusCode] ?? 'Error';
+  const error =
+    { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' }[statusCode] ??
+    'Error';
   return { statusCode, error, message, ...(details ? { details } : {}) };
 }

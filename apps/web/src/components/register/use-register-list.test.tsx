@@ -100,8 +100,8 @@ describe('useRegisterList', () => {
       onRender(useDriversList());
       return null;
     }
-    const { router } = renderWithProviders(<Probe />, url);
-    return { list: () => onRender.mock.lastCall![0], router };
+    const { router, queryClient } = renderWithProviders(<Probe />, url);
+    return { list: () => onRender.mock.lastCall![0], router, queryClient };
   }
 
   it('gives RegisterTable, SearchField and ArchiveFilter their props from the URL and the page', async () => {
@@ -125,6 +125,73 @@ describe('useRegisterList', () => {
     expect(list().table).toMatchObject({ rows: [], total: 0 });
     expect(list().archiveFilter.counts).toEqual({ active: 0, archived: 0 });
     await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(snackbar.getCurrent()).toBeNull();
+  });
+
+  it('sends back the ETag of the page it holds for that very query, and keeps that page on a 304', async () => {
+    const driver = makeDriver();
+    const { calls } = mockFetch([
+      {
+        path: '/api/driver',
+        respond: (request) => {
+          const page = new URL(request.url).searchParams.get('page');
+          const etag = `"drivers-p${page}-v1"`;
+          return request.headers.get('if-none-match') === etag
+            ? { status: 304, headers: { etag } }
+            : { body: registerPage([driver], { total: 38, page: Number(page) }), headers: { etag } };
+        },
+      },
+    ]);
+    const { list, router, queryClient } = setup();
+    await waitFor(() => expect(list().loading).toBe(false));
+    const rows = list().rows;
+    expect(calls[0]!.headers.get('if-none-match')).toBeNull();
+
+    // Stale (a write elsewhere, a remount): asked again with the ETag of the page held.
+    await act(() => queryClient.invalidateQueries({ queryKey: drivers.keys.all }));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls[1]!.headers.get('if-none-match')).toBe('"drivers-p1-v1"');
+    await waitFor(() => expect(list().fetching).toBe(false));
+    // 304: the page held stays, the very same rows.
+    expect(list().rows).toBe(rows);
+    expect(list().table).toMatchObject({ total: 38, error: null });
+
+    // Another query (page 2) holds nothing yet: no ETag of page 1 sent for it.
+    await act(() => router.navigate('/drivers?page=2'));
+    await waitFor(() => expect(calls).toHaveLength(3));
+    expect(new URL(calls[2]!.url).searchParams.get('page')).toBe('2');
+    expect(calls[2]!.headers.get('if-none-match')).toBeNull();
+  });
+
+  it('tries a read again after the Retry-After of an overloaded server (503)', async () => {
+    const driver = makeDriver();
+    const message = 'Le service est très sollicité en ce moment : réessayez dans quelques secondes.';
+    const times: number[] = [];
+    mockFetch([
+      {
+        path: '/api/driver',
+        respond: (_, call) => {
+          times.push(Date.now());
+          return call === 1 ? { status: 503, body: apiErrorBody(503, message), headers: { 'retry-after': '1' } } : { body: registerPage([driver]) };
+        },
+      },
+    ]);
+    const { list } = setup();
+    await waitFor(() => expect(list().rows).toEqual([driver]), { timeout: 4000 });
+    expect(times).toHaveLength(2);
+    // Waited what the server asked, not TanStack's default second and not at once.
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(950);
+    expect(list().error).toBeNull();
+  });
+
+  it('shows the French message of the 503 inline once the retries are spent, never a crash', async () => {
+    const message = 'Le service est très sollicité en ce moment : réessayez dans quelques secondes.';
+    const { calls } = mockFetch([{ path: '/api/driver', status: 503, body: apiErrorBody(503, message), headers: { 'retry-after': '0' } }]);
+    const { list } = setup();
+    await waitFor(() => expect(list().error?.message).toBe(message));
+    // The first try and two more.
+    expect(calls).toHaveLength(3);
+    expect(list().table).toMatchObject({ rows: [], total: 0 });
     expect(snackbar.getCurrent()).toBeNull();
   });
 });

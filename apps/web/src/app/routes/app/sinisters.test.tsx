@@ -1,11 +1,11 @@
-import { todayIso } from '@flotte/contract';
+import { CHOICES_LIMIT, todayIso } from '@flotte/contract';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
-import { GUARANTEES, makeDriver, makeSinister, makeUser, registerPage } from '../../../test/fixtures';
+import { GUARANTEES, makeDriver, makeSinister, makeUser, page, registerPage } from '../../../test/fixtures';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
 import { renderRoutes } from '../../../test/render';
 import SinistersRoute from './sinisters';
@@ -33,23 +33,8 @@ const collision = makeSinister({
   totalCost: 0,
 });
 
-const VEHICULES = [
-  {
-    uuid: 'e0000000-0000-4000-8000-000000000001',
-    brand: 'Renault',
-    model: 'Master',
-    type: 'VUL',
-    circulationDate: null,
-    entryDate: '2024-01-01',
-    exitDate: null,
-    immatriculation: 'AB123CD',
-    immatriculationWarning: null,
-    documents: [],
-    isArchived: false,
-    archivedAt: null,
-    createdAt: '2024-01-01T09:00:00.000Z',
-  },
-];
+/** GET /api/vehicule/choices: a small fleet, held whole. */
+const VEHICULES = [{ uuid: 'e0000000-0000-4000-8000-000000000001', immatriculation: 'AB123CD', brand: 'Renault', model: 'Master' }];
 const pierre = makeDriver({ firstName: 'Pierre', lastName: 'Martin' });
 
 type Answer = ReturnType<NonNullable<MockRoute['respond']>>;
@@ -61,8 +46,8 @@ function listRoute(answer: (query: URLSearchParams, call: number) => Answer = ()
 
 const guaranteesRoute: MockRoute = { path: '/api/guarantees', body: GUARANTEES };
 const formRoutes: MockRoute[] = [
-  { path: '/api/vehicule', body: registerPage(VEHICULES) },
-  { path: '/api/driver', body: registerPage([pierre]) },
+  { path: '/api/vehicule/choices', body: page(VEHICULES) },
+  { path: '/api/driver/choices', body: page([{ uuid: pierre.uuid, firstName: pierre.firstName, lastName: pierre.lastName, phone: pierre.phone }]) },
 ];
 
 function listQueries(calls: Request[]) {
@@ -94,6 +79,13 @@ function renderSinisters(url = '/sinisters', user = makeUser({ roles: ['USER'] }
 async function openRowMenu(ui: ReturnType<typeof userEvent.setup>, name: string) {
   await ui.click(await screen.findByRole('button', { name: `Actions pour ${name}` }));
   return screen.findByRole('menu');
+}
+
+/** 'Modifier' on the first claim (`glass`). */
+async function openEditDialog(ui: ReturnType<typeof userEvent.setup>) {
+  const menu = await openRowMenu(ui, 'AB-123-CD · sinistre du 14/03/2026');
+  await ui.click(within(menu).getByRole('menuitem', { name: 'Modifier' }));
+  return screen.findByRole('dialog', { name: 'Modifier le sinistre' });
 }
 
 describe('Sinistres page', () => {
@@ -326,10 +318,12 @@ describe('Sinistres page', () => {
       isThirdImplicated: true,
       ida: false,
     });
-    // The vehicles come all at once (SPEC 9: page 1, limit 999).
-    const vehiculeCall = calls.find((call) => new URL(call.url).pathname === '/api/vehicule')!;
-    expect(new URL(vehiculeCall.url).searchParams.get('limit')).toBe('999');
-    expect(new URL(vehiculeCall.url).searchParams.get('page')).toBe('1');
+    // A small fleet's vehicles come all at once, in one request (CHOICES_LIMIT), and the plate
+    // typed is found in the browser.
+    const vehiculeCalls = calls.filter((call) => new URL(call.url).pathname === '/api/vehicule/choices');
+    expect(vehiculeCalls.map((call) => Object.fromEntries(new URL(call.url).searchParams))).toEqual([
+      { page: '1', limit: String(CHOICES_LIMIT), sortBy: 'immatriculation' },
+    ]);
   });
 
   it('edits a claim from its current values', async () => {
@@ -341,9 +335,7 @@ describe('Sinistres page', () => {
     ]);
     renderSinisters();
     const ui = userEvent.setup();
-    const menu = await openRowMenu(ui, 'AB-123-CD · sinistre du 14/03/2026');
-    await ui.click(within(menu).getByRole('menuitem', { name: 'Modifier' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Modifier le sinistre' });
+    const dialog = await openEditDialog(ui);
     expect(within(dialog).getByRole('combobox', { name: 'Véhicule' })).toHaveValue('AB-123-CD · Renault Master');
     expect(within(dialog).getByRole('combobox', { name: 'Conducteur' })).toHaveValue('Élodie Écuyer');
     const cost = within(dialog).getByRole('textbox', { name: 'Coût total' });
@@ -355,6 +347,30 @@ describe('Sinistres page', () => {
     const patch = calls.find((call) => call.method === 'PATCH');
     // A PATCH of what changed only.
     expect(await patch!.json()).toEqual({ totalCost: 2000 });
+  });
+
+  it('edits a claim whose vehicle and driver lie beyond the first page of a large fleet’s choices', async () => {
+    const others = Array.from({ length: CHOICES_LIMIT }, (_, i) => ({
+      uuid: `e1000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      immatriculation: `AA${String(i).padStart(3, '0')}AA`,
+      brand: 'Iveco',
+      model: 'Daily',
+    }));
+    const { calls } = mockFetch([
+      listRoute(),
+      guaranteesRoute,
+      { path: '/api/vehicule/choices', body: { ...page(others), nbOfPages: 15, total: 3000 } },
+      { path: '/api/driver/choices', body: { ...page([]), total: 0 } },
+    ]);
+    renderSinisters();
+    const ui = userEvent.setup();
+    const dialog = await openEditDialog(ui);
+    // From the claim's own data: neither is among the choices loaded.
+    expect(within(dialog).getByRole('combobox', { name: 'Véhicule' })).toHaveValue('AB-123-CD · Renault Master');
+    expect(within(dialog).getByRole('combobox', { name: 'Conducteur' })).toHaveValue('Élodie Écuyer');
+    await waitFor(() => expect(calls.some((call) => new URL(call.url).pathname === '/api/vehicule/choices')).toBe(true));
+    expect(within(dialog).getByRole('combobox', { name: 'Véhicule' })).toHaveValue('AB-123-CD · Renault Master');
+    expect(calls.filter((call) => new URL(call.url).searchParams.has('search') && call.url.includes('/choices'))).toHaveLength(0);
   });
 
   it('lets only an administrator delete permanently, after a confirmation', async () => {

@@ -2,17 +2,18 @@ import Box from '@mui/material/Box';
 import InputAdornment from '@mui/material/InputAdornment';
 import Typography from '@mui/material/Typography';
 import { normalizePlate, RESPONSIBILITY_RATES, todayIso, type Sinister } from '@flotte/contract';
-import { useMemo } from 'react';
 import { FormDateField } from '../../../components/form/form-date-field';
 import { menuItems } from '../../../components/form/menu-items';
 import { FormTextField } from '../../../components/form/form-text-field';
+import { FormRecordPicker } from '../../../components/record-picker/form-record-picker';
+import { pickerTexts } from '../../../components/record-picker/picker-texts';
 import { RecordForm, TWO_COLUMNS, useRecordForm, type RecordFormProps } from '../../../components/register/record-form';
-import { useDriverOptions, useVehiculeOptions } from '../api/get-claim-links';
+import { driverChoices, vehiculeChoices } from '../api/get-claim-links';
 import { useGuarantees } from '../api/get-guarantees';
 import { sinistersApi } from '../api/sinisters-api';
 import { guaranteeChoices, personName, sinisterTitle, vehiculeLabel } from '../utils/format-sinister';
 import { SINISTER_TEXTS } from '../utils/sinister-texts';
-import { FormAutocomplete, FormSwitch } from './form-fields';
+import { FormSwitch } from './form-fields';
 import {
   SINISTER_FORM_FIELDS,
   SinisterFormSchema,
@@ -33,14 +34,25 @@ const RATE_CHOICES = RESPONSIBILITY_RATES.map((rate) => ({ value: String(rate), 
 /** A select whose '' choice ('Inconnu', 'Non renseignée') shows its label rather than an empty box. */
 const SHOW_EMPTY_CHOICE = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
 
-type VehiculeOption = { uuid: string; immatriculation: string | null; brand: string | null; model: string | null };
-type DriverOption = { uuid: string; firstName: string; lastName: string };
+const VEHICULE_PICKER_TEXTS = pickerTexts({ one: 'véhicule' });
+const DRIVER_PICKER_TEXTS = pickerTexts({ one: 'conducteur' });
 
 /** The list, plus the claim's current link when the list no longer has it (archived since). */
 function withCurrent<T extends { uuid: string }>(options: readonly T[] | undefined, current: T | null | undefined): T[] {
   const list = [...(options ?? [])];
   if (current && !list.some((option) => option.uuid === current.uuid)) list.unshift(current);
   return list;
+}
+
+/** The claim's vehicle and driver as the pickers show them, from what the claim carries. */
+function currentLinks(sinister: Sinister | undefined) {
+  const vehicule = sinister?.vehicule;
+  const driver = sinister?.driver;
+  return {
+    vehicule: vehicule ? { ...vehicule, immatriculation: vehicule.immatriculation ?? sinister.immatriculation ?? '' } : null,
+    // The claim does not carry the driver's phone: the picker shows a name only.
+    driver: driver ? { ...driver, phone: null } : null,
+  };
 }
 
 function pickChanged(body: SinisterFormOutput, dirty: Partial<Record<keyof SinisterFormInput, unknown>>): Partial<SinisterFormOutput> {
@@ -51,8 +63,6 @@ function pickChanged(body: SinisterFormOutput, dirty: Partial<Record<keyof Sinis
 export function SinisterForm(props: RecordFormProps<Sinister>) {
   const sinister = props.record;
   const today = todayIso();
-  const vehicules = useVehiculeOptions();
-  const drivers = useDriverOptions();
   const guarantees = useGuarantees();
   const {
     control,
@@ -74,33 +84,32 @@ export function SinisterForm(props: RecordFormProps<Sinister>) {
     },
   });
 
-  const vehiculeOptions = useMemo<VehiculeOption[]>(() => withCurrent(vehicules.data, sinister?.vehicule), [vehicules.data, sinister]);
-  const driverOptions = useMemo<DriverOption[]>(() => withCurrent(drivers.data, sinister?.driver), [drivers.data, sinister]);
+  const current = currentLinks(sinister);
   const guaranteeOptions = withCurrent(guarantees.data, sinister?.guarantee);
 
   return (
     <RecordForm {...recordForm}>
       <Box sx={TWO_COLUMNS}>
-        <FormAutocomplete
+        <FormRecordPicker
           control={control}
           name="vehicule"
           label="Véhicule"
           required
-          options={vehiculeOptions}
+          choices={vehiculeChoices}
+          current={current.vehicule}
           getOptionLabel={vehiculeLabel}
-          getSearchText={(vehicule) => normalizePlate(vehicule.immatriculation ?? '')}
-          loading={vehicules.isPending}
-          noOptionsText={vehicules.isError ? 'Impossible de charger les véhicules' : 'Aucun véhicule trouvé'}
+          getSearchText={(vehicule) => normalizePlate(vehicule.immatriculation)}
+          texts={VEHICULE_PICKER_TEXTS}
           placeholder="Immatriculation, marque ou modèle"
         />
-        <FormAutocomplete
+        <FormRecordPicker
           control={control}
           name="driver"
           label="Conducteur"
-          options={driverOptions}
+          choices={driverChoices}
+          current={current.driver}
           getOptionLabel={personName}
-          loading={drivers.isPending}
-          noOptionsText={drivers.isError ? 'Impossible de charger les conducteurs' : 'Aucun conducteur trouvé'}
+          texts={DRIVER_PICKER_TEXTS}
           helperText="Facultatif"
         />
       </Box>
