@@ -221,8 +221,8 @@ export class Person {
         return this.list(`${this.register}.page`);
       case 'form': {
         // The claim form asks for both choice lists at once (CHOICES_LIMIT rows, light); the person stays on the claims register.
-        const vehicles: Step = { kind: 'form.vehicules', method: 'GET', path: `/api/vehicule/choices?page=1&limit=${CHOICES_LIMIT}`, list: false };
-        const drivers: Step = { kind: 'form.drivers', method: 'GET', path: `/api/driver/choices?page=1&limit=${CHOICES_LIMIT}`, list: false };
+        const vehicles: Step = { kind: 'form.vehicules', method: 'GET', path: `/api/vehicule/choices?page=1&limit=${CHOICES_LIMIT}&sortBy=immatriculation`, list: false };
+        const drivers: Step = { kind: 'form.drivers', method: 'GET', path: `/api/driver/choices?page=1&limit=${CHOICES_LIMIT}&sortBy=lastName`, list: false };
         if (this.wants?.('form.vehicules') === false) return drivers;
         this.queue.push(drivers);
         return vehicles;
