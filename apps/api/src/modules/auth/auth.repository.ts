@@ -46,6 +46,14 @@ export async function revokeUserFamilies(tx: WriteTx, userUuid: string) {
     .where(eq(refreshTokens.userUuid, userUuid));
 }
 
+/**
+ * Forgets tokens expired over a day ago, by whole families only: a revoked family must stay
+ * revoked while any token of it (one issued by a refresh racing the revocation) could be shown.
+ */
 export async function deleteExpired(tx: WriteTx) {
-  await tx.delete(refreshTokens).where(sql`${refreshTokens.expiresAt} < now() - interval '1 day'`);
+  await tx
+    .delete(refreshTokens)
+    .where(
+      sql`${refreshTokens.expiresAt} < now() - interval '1 day' and not exists (select 1 from ${refreshTokens} live where live.family = ${refreshTokens.family} and live.expires_at >= now() - interval '1 day')`,
+    );
 }

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { refreshTokens } from '../../db/schema/users.js';
 import { createEnvironment, createOrganization, createUser, linkUser } from '../../seed/factories.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
+import { hashRefreshToken } from '../../lib/tokens.js';
 import { REFRESH_COOKIE } from './auth.routes.js';
 
 const SECRET = 'test-secret-0123456789-0123456789-abcdef';
@@ -377,6 +378,20 @@ describe('an ended session ends its access tokens at once (decision 014)', () =>
     expect((await me(rotatedAccess)).statusCode).toBe(401);
     expect((await refresh(refreshCookie(rotated).value)).statusCode).toBe(401);
     expect((await me(other.access)).statusCode).toBe(200);
+  });
+
+  it('keeps a revoked family revoked when its old tokens are cleaned up: a token issued by a refresh racing the logout stays dead', async () => {
+    const own = await t.seed((tx) => createUser(tx, { email: 'course@exemple.fr' }));
+    const ended = await session(own.email);
+    const family = sessionOf(ended.access);
+    expect((await logout(ended.cookie)).statusCode).toBe(204);
+    // The revoked tokens are long expired; a refresh that raced the logout left a fresh token.
+    await t.seed((tx) => tx.update(refreshTokens).set({ expiresAt: sql`now() - interval '2 days'` }).where(eq(refreshTokens.family, family)));
+    await t.seed((tx) => tx.insert(refreshTokens).values({ userUuid: own.uuid, family, tokenHash: hashRefreshToken('jeton-de-la-course'), expiresAt: sql`now() + interval '30 days'` }));
+    // Another logout cleans expired tokens up.
+    expect((await logout((await session(own.email)).cookie)).statusCode).toBe(204);
+    expect((await me(ended.access)).statusCode).toBe(401);
+    expect((await refresh('jeton-de-la-course')).statusCode).toBe(401);
   });
 
   it('keeps a session through its refreshes: each new access token names the same session', async () => {
