@@ -249,8 +249,17 @@ async function main() {
     for (const page of pages) {
       const runs: Run[] = [];
       for (let i = 0; i < RUNS; i += 1) {
-        const cookie = page.loggedIn ? await refreshCookie(server.baseUrl) : null;
-        const run = await runLighthouse(`${server.baseUrl}${page.path}`, cookie);
+        // Lighthouse now and then fails to record the trace (NO_NAVSTART): that run is retried, said.
+        let run: Run | null = null;
+        for (let attempt = 1; !run; attempt += 1) {
+          const cookie = page.loggedIn ? await refreshCookie(server.baseUrl) : null;
+          try {
+            run = await runLighthouse(`${server.baseUrl}${page.path}`, cookie);
+          } catch (error) {
+            if (attempt >= 3) throw error;
+            console.warn(`${page.path} passe ${i + 1}/${RUNS} : ${(error as Error).message} — nouvel essai`);
+          }
+        }
         runs.push(run);
         benchmarkIndexes.push(run.benchmarkIndex);
         const warnings = run.warnings.length ? ` — ${run.warnings.join(' ; ')}` : '';
