@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { EmailSchema } from './common.js';
+import { EmailSchema, MAX_LENGTH, text } from './primitives.js';
 import { UserSchema } from './users.js';
 
 export const LoginBodySchema = z.object({
   email: EmailSchema,
-  password: z
-    .string({ error: 'Le mot de passe est obligatoire' })
+  // Spaces are part of a password: not trimmed.
+  password: text({ max: MAX_LENGTH.password, trim: false, label: 'Le mot de passe' })
     .min(1, { error: 'Le mot de passe est obligatoire' })
-    .max(200, { error: 'Mot de passe trop long' }),
+    .max(MAX_LENGTH.password, { error: 'Mot de passe trop long' }),
 });
 export type LoginBody = z.infer<typeof LoginBodySchema>;
 
