@@ -17,8 +17,8 @@ import { sinistersRoutes } from './modules/sinisters/sinisters.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
-import { registerErrorHandlers } from './plugins/error-handler.js';
-import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandlers } from './plugins/error-handler.js';
+import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
 import { registerSwagger } from './plugins/swagger.js';
 import { registerWeb } from './plugins/web.js';
 
@@ -40,27 +40,7 @@ export type BuildAppOptions = {
 };
 
 export async function buildApp(config: Config, database: DatabaseHandle, options: BuildAppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : options.logger === false ? false : { level: config.logLevel },
-    // Per-request lines only at debug level (onResponse hook below), not on every start.
-    logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
-    genReqId: () => randomUUID(),
-    bodyLimit: 1024 * 1024,
-  }).withTypeProvider<ZodTypeProvider>();
-
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler((route) => serializeSharedPagesOnce(serializerCompiler(route as Parameters<typeof serializerCompiler>[0])));
-  app.decorate('db', database.db);
-  app.decorate('databaseKind', database.kind);
-  registerErrorHandlers(app);
-
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime }, 'request');
-    done();
-  });
-
-  registerSecurityHeaders(app, {
+  const headers = securityHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -77,6 +57,31 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     // Over plain http on localhost, HSTS would break the demo.
     hsts: Boolean(config.publicUrl?.startsWith('https:')),
   });
+  const app = Fastify({
+    logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : options.logger === false ? false : { level: config.logLevel },
+    // Per-request lines only at debug level (onResponse hook below), not on every start.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: config.trustProxy,
+    genReqId: () => randomUUID(),
+    bodyLimit: 1024 * 1024,
+    // Errors met before a route is found (a malformed URL, a path parameter too long, a request
+    // Node's parser refuses): the same French envelope and security headers as every answer.
+    frameworkErrors: frameworkErrorHandler(headers),
+    clientErrorHandler: clientErrorHandler(headers),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler((route) => serializeSharedPagesOnce(serializerCompiler(route as Parameters<typeof serializerCompiler>[0])));
+  app.decorate('db', database.db);
+  app.decorate('databaseKind', database.kind);
+  registerErrorHandlers(app);
+
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime }, 'request');
+    done();
+  });
+
+  registerSecurityHeaders(app, headers);
   await app.register(cookie);
   await registerSwagger(app);
 
