@@ -45,6 +45,7 @@ export const MAX_PAGE = 1_000_000;
  * NUL (PostgreSQL text cannot hold it) and a lone surrogate (not Unicode: the driver would store
  * U+FFFD in its place). A surrogate pair is a valid character outside the BMP (emoji…).
  */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this refuses.
 const UNSAFE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function isSafeText(value: string): boolean {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_LENGTH, requiredText } from './primitives.js';
+import { requiredText } from './primitives.js';
 
 export const REPORT_DESCRIPTION_MAX = 800;
 export const REPORT_TITLE_MAX = 150;
