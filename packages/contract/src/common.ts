@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import { MAX_LENGTH, MAX_PAGE, SearchSchema, text, UuidSchema } from './primitives.js';
+import { MAX_LENGTH, MAX_PAGE, queryInteger, SearchSchema, text, UuidSchema } from './primitives.js';
 
 // Every validation message a user can read is French, on the API and in the web forms alike.
 z.config(z.locales.fr());
@@ -14,18 +14,8 @@ export const PAGE_SIZE = 10;
 export const MAX_LIMIT = 1000;
 
 export const PaginationQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: 'La page doit être un nombre' })
-    .int({ error: 'La page doit être un nombre entier' })
-    .min(1, { error: 'La page commence à 1' })
-    .max(MAX_PAGE, { error: `La page ne peut pas dépasser ${MAX_PAGE}` })
-    .default(1),
-  limit: z.coerce
-    .number({ error: 'La limite doit être un nombre' })
-    .int({ error: 'La limite doit être un nombre entier' })
-    .min(1, { error: 'La limite doit être au moins 1' })
-    .max(MAX_LIMIT, { error: `La limite ne peut pas dépasser ${MAX_LIMIT}` })
-    .default(PAGE_SIZE),
+  page: queryInteger({ min: 1, max: MAX_PAGE, label: 'La page', minMessage: 'La page commence à 1' }).default(1),
+  limit: queryInteger({ min: 1, max: MAX_LIMIT, label: 'La limite' }).default(PAGE_SIZE),
 });
 
 export const SearchQuerySchema = z.object({

@@ -43,7 +43,7 @@ export const CreateEnvironmentBodySchema = z.strictObject({
   title: requiredText(MAX_LENGTH.label, "Le nom de l'espace"),
   refererEmail: EmailSchema.nullable().optional(),
   bookingUrl: BookingUrlSchema,
-  freeOrganizations: integer({ min: 0, max: 10_000, label: "Le nombre d'organisations offertes" }).optional(),
+  freeOrganizations: integer({ min: 0, max: 10_000, label: 'Le nombre', minMessage: 'Le nombre doit être positif' }).optional(),
   stripeProductId: optionalText(MAX_LENGTH.label, 'Produit'),
 });
 export type CreateEnvironmentBody = z.input<typeof CreateEnvironmentBodySchema>;

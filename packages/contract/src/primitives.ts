@@ -173,22 +173,29 @@ export function isoDate({ missing, min = DATE_MIN, max = DATE_MAX }: DateOptions
 /** Every date of the registers and of the filters. */
 export const IsoDateSchema = isoDate();
 
-export type IntegerOptions = { min: number; max: number; label: string };
+export type IntegerOptions = {
+  min: number;
+  max: number;
+  /** 'La page': the subject of the messages ('La page doit être un nombre'). */
+  label: string;
+  /** A message of the field's own when below the minimum ('Le nombre doit être positif'). */
+  minMessage?: string;
+};
 
 /** An integer of a JSON body, within its bounds. */
-export function integer({ min, max, label }: IntegerOptions) {
+export function integer({ min, max, label, minMessage }: IntegerOptions) {
   return z
     .number({ error: `${label} doit être un nombre` })
     .int({ error: `${label} doit être un nombre entier` })
-    .min(min, { error: `${label} doit être au moins ${min}` })
+    .min(min, { error: minMessage ?? `${label} doit être au moins ${min}` })
     .max(max, { error: `${label} ne peut pas dépasser ${max}` });
 }
 
 /** An integer of a query string ('?page=2'), within its bounds. */
-export function queryInteger({ min, max, label }: IntegerOptions) {
+export function queryInteger({ min, max, label, minMessage }: IntegerOptions) {
   return z.coerce
     .number({ error: `${label} doit être un nombre` })
     .int({ error: `${label} doit être un nombre entier` })
-    .min(min, { error: `${label} doit être au moins ${min}` })
+    .min(min, { error: minMessage ?? `${label} doit être au moins ${min}` })
     .max(max, { error: `${label} ne peut pas dépasser ${max}` });
 }
