@@ -62,7 +62,9 @@ export function clientErrorHandler(headers: Readonly<Record<string, string>>) {
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const body = JSON.stringify(envelope(status, CLIENT_ERROR_MESSAGES[status]!));
     this.log.debug({ err: error }, 'client error');
-    if (socket.writable) {
+    // As Node itself: no answer written over one already under way on this connection.
+    const underWay = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (socket.writable && !underWay) {
       socket.write(
         `HTTP/1.1 ${status} ${HTTP_ERROR_NAMES[status]}\r\n${fixed}content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
       );
