@@ -1,4 +1,5 @@
-// Temporary: EXPLAIN (ANALYZE, BUFFERS) of the product's list statement, generic plan, under RLS.
+// EXPLAIN (ANALYZE, BUFFERS) of the product's list statement, generic plan, under RLS, on flotte_bench:
+//   node --import tsx --conditions=source bench/explain.ts <list name> <organization uuid> '<query string>'  (REPEAT, VERBOSE)
 import pg from 'pg';
 import { openPostgres } from '../apps/api/src/db/client.js';
 import { declaredLists, explainStatement } from '../apps/api/src/db/list-kit.js';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: everything, in order, failing loudly. Types, lint, web unit tests, the API suite on
-// PostgreSQL and on PGlite, then the built server and commands as real processes (lock, crashes,
-// backups, restore), then e2e in Debian's Chromium against the built app.
+// `npm test`: everything, in order, failing loudly. Types, lint, web unit tests, the scripts'
+// tests, the API suite on PostgreSQL and on PGlite, then the built server and commands as real
+// processes (lock, crashes, backups, restore), then e2e in Debian's Chromium against the built app.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,6 +98,8 @@ run('Lint (ESLint, règles de frontières)', 'npx', ['eslint', '--max-warnings=0
 summary.push('✓ Lint');
 
 vitest('Web : tests unitaires (jsdom)', path.join(root, 'apps/web'));
+// The repository's own scripts (the web size budget: fails on an oversized fake build, passes a small one).
+vitest('Scripts du dépôt (budget de taille du web)', path.join(root, 'scripts'));
 
 const apiDir = path.join(root, 'apps/api');
 const postgresOk = await postgresAnswers(TEST_DATABASE_URL);

@@ -16,5 +16,7 @@ export default defineConfig({
   },
   server: { proxy: api },
   preview: { proxy: api },
-  build: { sourcemap: false, chunkSizeWarningLimit: 600 },
+  // The manifest (dist/.vite/, never served: dot folder) tells scripts/size-budget.mjs which
+  // chunks each route loads.
+  build: { sourcemap: false, chunkSizeWarningLimit: 600, manifest: true },
 });

@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import { serializeSharedPagesOnce } from './lib/page-cache.js';
+import { ContextCache } from './lib/context-cache.js';
 import { AccessTokens } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -18,7 +19,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandlers } from './plugins/error-handler.js';
-import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
+import { registerSecurityHeaders, securityHeadersFor } from './plugins/security-headers.js';
 import { registerSwagger } from './plugins/swagger.js';
 import { registerWeb } from './plugins/web.js';
 
@@ -39,8 +40,20 @@ export type BuildAppOptions = {
   logStream?: NodeJS.WritableStream;
 };
 
+/**
+ * Fastify's trust of forwarding headers from the configured proxies (decision 014). A number of
+ * hops becomes a function trusting that many addresses from the socket's side: Fastify 5 itself
+ * ignores a number (it cannot check the peer), and `true` would take the left-most
+ * X-Forwarded-For entry, which the client writes.
+ */
+export function fastifyTrustProxy(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false || trust === 0) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return [...trust];
+}
+
 export async function buildApp(config: Config, database: DatabaseHandle, options: BuildAppOptions = {}): Promise<FastifyInstance> {
-  const headers = securityHeaders({
+  const headersFor = securityHeadersFor({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -61,13 +74,13 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : options.logger === false ? false : { level: config.logLevel },
     // Per-request lines only at debug level (onResponse hook below), not on every start.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     // Errors met before a route is found (a malformed URL, a path parameter too long, a request
-    // Node's parser refuses): the same French envelope and security headers as every answer.
-    frameworkErrors: frameworkErrorHandler(headers),
-    clientErrorHandler: clientErrorHandler(headers),
+    // Node's parser refuses): the same French envelope and headers as every answer (decision 013).
+    frameworkErrors: frameworkErrorHandler(headersFor),
+    clientErrorHandler: clientErrorHandler(headersFor),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -81,13 +94,15 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     done();
   });
 
-  registerSecurityHeaders(app, headers);
+  registerSecurityHeaders(app, headersFor);
   await app.register(cookie);
   await registerSwagger(app);
 
   const tokens = new AccessTokens(config.appSecret);
-  await app.register(authenticatePlugin, { tokens, contextTtlMs: config.authContextTtlMs });
-  const auth = createAuthService(database.db, tokens);
+  const contexts = new ContextCache(config.authContextTtlMs);
+  await app.register(authenticatePlugin, { tokens, contexts });
+  // An ended session must not outlive its cached context in this process.
+  const auth = createAuthService(database.db, tokens, { onSessionsEnded: () => contexts.clear() });
 
   await app.register(
     async (api) => {

@@ -53,6 +53,20 @@ describe('loadConfig', () => {
     }
   });
 
+  it('trusts no proxy by default; TRUST_PROXY takes a number of hops or the proxies\u2019 addresses, never true', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: ' 10.0.0.2, 10.1.0.0/16,fd00::/8 ' }).trustProxy).toEqual(['10.0.0.2', '10.1.0.0/16', 'fd00::/8']);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'loopback' }).trustProxy).toEqual(['loopback']);
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: « true » croirait l'adresse écrite par le client/);
+    for (const bad of ['yes', 'abc', '10.0.0.300', '10.0.0.0/40', '10.0.0.1,,x', '11', '-1', 'proxy.interne']) {
+      expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it('ignores empty variables', () => {
     expect(loadConfig({ DATA_DIR: tmp(), PORT: '', APP_SECRET: 'x'.repeat(32) }).port).toBe(3000);
   });

@@ -1,11 +1,57 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'attendu : true ou false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** A proxy address: an IP, a CIDR range, or one of proxy-addr's names (loopback, linklocal, uniquelocal). */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  if (rest.length > 0) return false;
+  const version = isIP(address);
+  if (version === 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies may tell the client's address (X-Forwarded-For, -Proto, -Host): none; the number
+ * of proxies in front of the server (hops, counted from the right of X-Forwarded-For); or their
+ * addresses. Never "all": the left-most entry is written by the client (decision 014).
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, context): false | number | readonly string[] => {
+    if (['false', '0', 'no'].includes(value)) return false;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops <= 10) return hops;
+    }
+    const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    if (['true', 'yes'].includes(value)) {
+      context.addIssue({
+        code: 'custom',
+        message: "« true » croirait l'adresse écrite par le client : indiquez le nombre de proxys devant le serveur (ex. 1) ou leurs adresses (ex. 10.0.0.2,10.1.0.0/16)",
+      });
+      return z.NEVER;
+    }
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (entries.length === 0 || bad.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: `attendu : false, un nombre de proxys (1 à 10) ou des adresses IP / plages CIDR séparées par des virgules${bad.length > 0 ? ` (invalide : ${bad.join(', ')})` : ''}`,
+      });
+      return z.NEVER;
+    }
+    return Object.freeze(entries);
+  });
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -20,7 +66,7 @@ const EnvSchema = z.object({
   SEED_DEMO: booleanString.optional(),
   DEMO_PASSWORD: z.string().min(8, { error: 'au moins 8 caractères' }).default('Demo1234!'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: booleanString.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SMTP_SECURE: booleanString.default(false),
@@ -41,7 +87,8 @@ export type Config = Readonly<{
   seedDemo: boolean;
   demoPassword: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a number of hops, or the proxies' addresses / CIDR ranges. */
+  trustProxy: false | number | readonly string[];
   smtp: Readonly<{ host: string | undefined; port: number; secure: boolean; user: string | undefined; password: string | undefined; from: string }>;
   webDist: string | undefined;
   /** How long a caller's roles and organization are reused without a query (0: never). */

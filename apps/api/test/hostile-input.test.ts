@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@flotte/contract';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +27,7 @@ let tokens: Record<string, string>;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  ({ t, f, tokens } = await openEnvironments(['root', 'admin-a', 'super-a']));
+  ({ t, f, tokens } = await openEnvironments(['root', 'admin-a', 'super-a', 'user-a']));
   await t.seed(async (tx) => {
     const [driver] = await createDrivers(tx, f.orgA1.uuid, [{ firstName: 'Anne', lastName: 'Témoin', email: 'anne@exemple.fr' }]);
     const [vehicule] = await createVehicules(tx, f.orgA1.uuid, [{ immatriculation: 'GH-123-JK', circulationDate: '2020-01-01' }]);
@@ -78,6 +79,8 @@ const VALID: Record<string, { who: string; body: () => Record<string, unknown> }
     who: 'admin-a',
     body: () => ({ sinisterIntermediateRef: 'REF-1', sinisterDate: '2025-05-05', city: 'Lyon', vehicule: ids.vehicule, driver: ids.driver, totalCost: 10 }),
   },
+  // Last: it ends the sessions of its caller, who sends nothing else here.
+  'POST /api/auth/password': { who: 'user-a', body: () => ({ currentPassword: 'Motdepasse-tests-1', newPassword: 'Un-nouveau-mot-de-passe-1' }) },
 };
 
 /** Who asks the routes that take no body. */
@@ -144,7 +147,8 @@ function hostile(text: Schema, where: 'body' | 'query'): [string, string][] {
 }
 
 async function call(who: string, method: string, url: string, payload?: object): Promise<LightMyRequestResponse> {
-  const options = { method: method as 'GET', url, ...(payload ? { payload } : {}) };
+  // As the web app: its header that a cross-site form cannot send.
+  const options = { method: method as 'GET', url, headers: { [CSRF_HEADER]: CSRF_HEADER_VALUE }, ...(payload ? { payload } : {}) };
   return who ? t.as(tokens[who]!, options) : t.app.inject(options);
 }
 

@@ -62,14 +62,16 @@ export type TextOptions = {
   label?: string;
   /** Spaces around are dropped before the checks (default true; a password keeps them). */
   trim?: boolean;
+  /** The message when the value is missing or not a string ('Le mot de passe est obligatoire'). */
+  missing?: string;
 };
 
 /**
  * The base of every string a client sends: a maximum length and only characters the database
  * stores as sent. Empty is accepted: `requiredText` adds the "obligatoire".
  */
-export function text({ max, label, trim = true }: TextOptions) {
-  const base = z.string({ error: prefixed(label, 'texte attendu') });
+export function text({ max, label, trim = true, missing }: TextOptions) {
+  const base = z.string({ error: missing ?? prefixed(label, 'texte attendu') });
   return (trim ? base.trim() : base)
     .max(max, { error: prefixed(label, `${max} caractères maximum`) })
     .refine(isSafeText, { error: prefixed(label, UNSAFE_TEXT_MESSAGE) });

@@ -1,9 +1,11 @@
 import type { Role } from '@flotte/contract';
-import { BadRequestError } from '../errors.js';
+import { ForbiddenError } from '../errors.js';
 
 /** Who is calling, loaded once per request from the access token's subject. */
 export type AuthContext = Readonly<{
   userUuid: string;
+  /** The session the access token belongs to (its refresh-token family). */
+  sessionUuid: string;
   roles: readonly Role[];
   /** The current organization, or null (a superadmin on an empty environment, a new user…). */
   organizationUuid: string | null;
@@ -22,8 +24,11 @@ export function managesEnvironment(ctx: AuthContext, environmentUuid: string | n
   return environmentUuid !== null && isSuperadmin(ctx) && ctx.environmentUuids.includes(environmentUuid);
 }
 
-/** Tenant features work in the current organization; without one there is nothing to show. */
+/**
+ * Tenant features work in the current organization; without one (never chosen, or the caller was
+ * just removed from it) the caller may see no organization's data: 403.
+ */
 export function requireOrganization(ctx: AuthContext): string {
-  if (!ctx.organizationUuid) throw new BadRequestError("Sélectionnez d'abord une organisation");
+  if (!ctx.organizationUuid) throw new ForbiddenError("Sélectionnez d'abord une organisation");
   return ctx.organizationUuid;
 }

@@ -4,6 +4,7 @@ import { ContextCache } from './context-cache.js';
 
 const context = (organizationUuid: string): AuthContext => ({
   userUuid: 'u',
+  sessionUuid: 'u',
   roles: ['USER'],
   organizationUuid,
   organizationUserUuid: null,

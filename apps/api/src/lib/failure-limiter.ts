@@ -1,5 +1,5 @@
 /**
- * Counts failures per key in a sliding window (login: per IP and per account). In memory, so per
+ * Counts failures per key in a sliding window (login: lib/login-limits.ts). In memory, so per
  * process: enough for one instance; several instances would need a shared store.
  */
 export class FailureLimiter {
@@ -17,6 +17,11 @@ export class FailureLimiter {
     if (recent.length < this.maxFailures) return 0;
     const oldest = recent[recent.length - this.maxFailures] ?? this.now();
     return Math.max(1, Math.ceil((oldest + this.windowMs - this.now()) / 1000));
+  }
+
+  /** Failures of this key within the window. */
+  count(key: string): number {
+    return this.recent(key).length;
   }
 
   record(key: string): void {

@@ -43,7 +43,7 @@ export function listRoute<Q extends Schema, P extends Schema>(app: App, path: st
         tags: route.tags,
         summary: route.summary,
         querystring: route.querystring,
-        response: { 200: route.response, 304: NOT_MODIFIED, ...errorResponses(400, 401, 503) },
+        response: { 200: route.response, 304: NOT_MODIFIED, ...errorResponses(400, 401, 403, 503) },
       },
     },
     async (request, reply) => {
@@ -118,7 +118,8 @@ export function registerRoutes<
     tags,
     summary: extra.summary,
     ...more,
-    response: { ...(more.response as object), ...errorResponses(...[...statuses, 503, ...(extra.errors ?? [])].sort((a, b) => a - b)) },
+    // 403: every register route needs a current organization (requireOrganization).
+    response: { ...(more.response as object), ...errorResponses(...[...new Set([...statuses, 403, 503, ...(extra.errors ?? [])])].sort((a, b) => a - b)) },
   });
 
   listRoute(app, path, { tags, ...routes.list, list: service.list });

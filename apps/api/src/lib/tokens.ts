@@ -5,8 +5,17 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
 const ISSUER = 'flotteassur';
 const AUDIENCE = 'flotteassur-web';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Signs and checks access tokens with a key derived once from APP_SECRET (never the raw string). */
+/** Whom an access token speaks for: a user, within one session (its refresh-token family). */
+export type TokenSubject = Readonly<{ userUuid: string; sessionUuid: string }>;
+
+/**
+ * Signs and checks access tokens with a key derived once from APP_SECRET (never the raw string).
+ * Each token names its session (`sid`, the refresh-token family): the caller's context is only
+ * loaded while that session is live, so that logging out, a password change or a revoked family
+ * ends its access tokens at once, not at their expiry (decision 014).
+ */
 export class AccessTokens {
   private readonly key: KeyObject;
 
@@ -14,8 +23,8 @@ export class AccessTokens {
     this.key = createSecretKey(Buffer.from(hkdfSync('sha256', appSecret, 'flotteassur', 'access-token', 32)));
   }
 
-  sign(userUuid: string): Promise<string> {
-    return new SignJWT({})
+  sign({ userUuid, sessionUuid }: TokenSubject): Promise<string> {
+    return new SignJWT({ sid: sessionUuid })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userUuid)
       .setIssuer(ISSUER)
@@ -30,14 +39,17 @@ export class AccessTokens {
    * (≈ 200 µs, the largest single cost of a list request); a token seen before only needs its
    * expiry checked again. Bounded; the oldest entries go first.
    */
-  private readonly verified = new Map<string, { sub: string; exp: number }>();
+  private readonly verified = new Map<string, { subject: TokenSubject; exp: number }>();
   private static readonly MAX_VERIFIED = 10_000;
 
-  /** The user uuid, or null for a token that is malformed, tampered, expired or not ours. */
-  async verify(token: string): Promise<string | null> {
+  /**
+   * The user and session, or null for a token that is malformed, tampered, expired or not ours,
+   * or that names no session (issued before sessions were checked: the web app refreshes it).
+   */
+  async verify(token: string): Promise<TokenSubject | null> {
     const known = this.verified.get(token);
     if (known) {
-      if (known.exp * 1000 > Date.now()) return known.sub;
+      if (known.exp * 1000 > Date.now()) return known.subject;
       this.verified.delete(token);
       return null;
     }
@@ -46,15 +58,17 @@ export class AccessTokens {
         issuer: ISSUER,
         audience: AUDIENCE,
         algorithms: ['HS256'],
-        requiredClaims: ['sub', 'exp', 'iat'],
+        requiredClaims: ['sub', 'exp', 'iat', 'sid'],
       });
-      if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
+      if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number' || typeof payload.sid !== 'string') return null;
+      if (!UUID.test(payload.sub) || !UUID.test(payload.sid)) return null;
+      const subject = Object.freeze({ userUuid: payload.sub, sessionUuid: payload.sid });
       if (this.verified.size >= AccessTokens.MAX_VERIFIED) {
         const oldest = this.verified.keys().next().value;
         if (oldest !== undefined) this.verified.delete(oldest);
       }
-      this.verified.set(token, { sub: payload.sub, exp: payload.exp });
-      return payload.sub;
+      this.verified.set(token, { subject, exp: payload.exp });
+      return subject;
     } catch {
       return null;
     }

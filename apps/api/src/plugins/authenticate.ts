@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { UnauthorizedError } from '../errors.js';
 import type { AuthContext } from '../lib/auth-context.js';
-import { ContextCache } from '../lib/context-cache.js';
+import type { ContextCache } from '../lib/context-cache.js';
 import type { AccessTokens } from '../lib/tokens.js';
 import { loadContext } from '../modules/users/users.service.js';
 
@@ -19,20 +19,21 @@ declare module 'fastify' {
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export const authenticatePlugin = fp<{ tokens: AccessTokens; contextTtlMs: number }>(
-  async (app, { tokens, contextTtlMs }) => {
-    const contexts = new ContextCache(contextTtlMs);
+export const authenticatePlugin = fp<{ tokens: AccessTokens; contexts: ContextCache }>(
+  async (app, { tokens, contexts }) => {
     app.decorateRequest('ctx', null as unknown as AuthContext);
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const header = request.headers.authorization;
       const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
       if (!token) throw new UnauthorizedError('Authentification requise');
-      const userUuid = await tokens.verify(token);
-      if (!userUuid) throw new UnauthorizedError('Session expirée ou jeton invalide');
-      // A write always checks the caller's roles and organization as they are now.
+      const subject = await tokens.verify(token);
+      if (!subject) throw new UnauthorizedError('Session expirée ou jeton invalide');
+      // A write always checks the caller's session, roles and organization as they are now.
+      // Kept by user and session: a session's id is only ever good for the user it was issued to.
+      const key = `${subject.userUuid} ${subject.sessionUuid}`;
       const ctx = READ_METHODS.has(request.method)
-        ? (contexts.get(userUuid) ?? (await contexts.load(userUuid, () => loadContext(app.db, userUuid))))
-        : await loadContext(app.db, userUuid);
+        ? (contexts.get(key) ?? (await contexts.load(key, () => loadContext(app.db, subject))))
+        : await loadContext(app.db, subject);
       if (!ctx) throw new UnauthorizedError('Session expirée ou jeton invalide');
       request.ctx = ctx;
     });

@@ -33,15 +33,18 @@ const CLIENT_ERROR_MESSAGES: Record<number, string> = {
   431: "Les en-têtes ou l'adresse de la requête sont trop longs.",
 };
 
+/** The headers of an answer to a URL (plugins/security-headers.ts). */
+type HeadersFor = (url: string) => Readonly<Record<string, string>>;
+
 /**
  * Fastify's `frameworkErrors`: a malformed URL (bad percent-encoding) or a path parameter longer
  * than the router takes. These answers skip the request hooks, so the security headers are set here.
  */
-export function frameworkErrorHandler(headers: Readonly<Record<string, string>>): NonNullable<FastifyServerOptions['frameworkErrors']> {
-  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+export function frameworkErrorHandler(headersFor: HeadersFor): NonNullable<FastifyServerOptions['frameworkErrors']> {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
     void reply
-      .headers(headers)
+      .headers(headersFor(request.url))
       .status(status)
       .send(envelope(status, FRAMEWORK_MESSAGES[error.code] ?? 'Requête invalide.'));
   };
@@ -52,8 +55,9 @@ export function frameworkErrorHandler(headers: Readonly<Record<string, string>>)
  * headers (or a URL) over the size limit, a malformed request line, a request too slow. The
  * answer is written on the socket, with the envelope and the security headers.
  */
-export function clientErrorHandler(headers: Readonly<Record<string, string>>) {
-  const fixed = Object.entries(headers)
+export function clientErrorHandler(headersFor: HeadersFor) {
+  // No request was parsed, so no URL: the API's headers (no-store), the strictest.
+  const fixed = Object.entries(headersFor('/api/'))
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   return function onClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket) {

@@ -82,6 +82,7 @@ describe('a database that has no turn free in time', () => {
     })();
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('2');
+    expect(response.headers['cache-control']).toBe('no-store');
     expect(response.json()).toEqual({
       statusCode: 503,
       error: 'Service Unavailable',

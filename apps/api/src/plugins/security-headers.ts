@@ -23,10 +23,29 @@ export function securityHeaders(options: HelmetOptions): Readonly<Record<string,
   return Object.freeze(headers);
 }
 
-/** Sends the headers on every answer that goes through Fastify's request cycle. */
-export function registerSecurityHeaders(app: FastifyInstance, headers: Readonly<Record<string, string>>) {
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+/** Whether a URL is the API's (its answers hold personal data and tokens). */
+const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
+/**
+ * The headers of an answer to `url`: Helmet's on every answer, and `Cache-Control: no-store` on
+ * every API answer (errors and 404s included), so that no browser, proxy or back/forward cache
+ * keeps personal data or tokens. A route whose answer may be kept says so itself by setting its
+ * own Cache-Control, which wins (the static web app's assets do, plugins/web.ts). A list's ETag
+ * still works under no-store: the web app sends If-None-Match from the data it holds in memory.
+ */
+export function securityHeadersFor(options: HelmetOptions): (url: string) => Readonly<Record<string, string>> {
+  const headers = securityHeaders(options);
+  const apiHeaders = Object.freeze({ ...headers, 'cache-control': 'no-store' });
+  return (url) => (isApi(url) ? apiHeaders : headers);
+}
+
+/**
+ * Sets them first on every routed request. Errors raised before routing run no hook: the error
+ * handler's `frameworkErrors` and `clientError` handlers set them through the same function.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, headersFor: (url: string) => Readonly<Record<string, string>>) {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headersFor(request.url));
     done();
   });
 }

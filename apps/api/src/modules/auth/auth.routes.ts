@@ -1,6 +1,6 @@
-import { CSRF_HEADER, CSRF_HEADER_VALUE, LoginBodySchema, LoginResponseSchema, RefreshResponseSchema, UserSchema } from '@flotte/contract';
+import { ChangePasswordBodySchema, CSRF_HEADER, CSRF_HEADER_VALUE, LoginBodySchema, LoginResponseSchema, RefreshResponseSchema, UserSchema } from '@flotte/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ForbiddenError } from '../../errors.js';
 import { errorResponses } from '../../lib/route-schemas.js';
@@ -116,6 +116,23 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         },
       },
       (request) => usersService.getProfile(app.db, request.ctx.userUuid),
+    );
+    protectedScope.withTypeProvider<ZodTypeProvider>().post(
+      '/auth/password',
+      {
+        schema: {
+          tags,
+          summary: 'Change son mot de passe : toutes ses sessions prennent fin, celle-ci est remplacée par une nouvelle',
+          body: ChangePasswordBodySchema,
+          response: { 200: RefreshResponseSchema, ...errorResponses(400, 401, 403, 429) },
+        },
+      },
+      async (request, reply) => {
+        assertSameSite(request);
+        const session = await auth.changePassword(request.ctx, request.body, request.ip);
+        setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt);
+        return { tokens: session.tokens };
+      },
     );
   });
 };

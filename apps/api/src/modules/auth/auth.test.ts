@@ -37,6 +37,11 @@ function login(payload: object, options: { ip?: string; headers?: Record<string,
   });
 }
 
+/** The session an access token names (its `sid` claim). */
+function sessionOf(accessToken: string): string {
+  return JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()).sid;
+}
+
 function refreshCookie(response: { cookies: { name: string; value: string }[] }) {
   const cookie = response.cookies.find((c) => c.name === REFRESH_COOKIE);
   if (!cookie) throw new Error('no refresh cookie');
@@ -133,32 +138,77 @@ describe('POST /api/auth/login', () => {
     }
   });
 
-  it('answers 429 with Retry-After after 10 failures a minute from one IP', async () => {
-    for (let i = 0; i < 10; i++) {
-      const r = await login({ email: `inconnu${i}@exemple.fr`, password: 'x' }, { ip: '10.9.9.9' });
-      expect(r.statusCode).toBe(401);
+  // The old rule (10 failures a minute on an account, from anywhere, refused its owner too) is
+  // replaced by decision 014: limits per address and per (account, address), a slow-down for the
+  // account as a whole, and never a refusal of the right password from an address that has not failed.
+  it('refuses an address after 5 failures on one account (429, Retry-After, French), while the owner logs in from elsewhere', async () => {
+    const own = await t.seed((tx) => createUser(tx, { email: 'cible@exemple.fr' }));
+    for (let i = 0; i < 5; i++) {
+      expect((await login({ email: own.email, password: 'devine' }, { ip: '10.9.1.1' })).statusCode).toBe(401);
     }
-    const blocked = await login({ email: 'claire@exemple.fr', password: 'Motdepasse-tests-1' }, { ip: '10.9.9.9' });
+    // Even the right password is refused from the attacker's address: it guesses no further.
+    const blocked = await login({ email: own.email, password: 'Motdepasse-tests-1' }, { ip: '10.9.1.1' });
     expect(blocked.statusCode).toBe(429);
-    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect(blocked.json().message).toMatch(/Trop de tentatives/);
-    // Another IP is not affected.
-    const other = await login({ email: 'claire@exemple.fr', password: 'Motdepasse-tests-1' }, { ip: '10.9.9.10' });
-    expect(other.statusCode).toBe(200);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(800);
+    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(900);
+    expect(blocked.json()).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: 'Trop de tentatives de connexion depuis cette adresse. Réessayez dans 15 minutes.',
+    });
+    expect(blocked.cookies).toEqual([]);
+    // The owner, from an address that has not failed, gets in at once.
+    expect((await login({ email: own.email, password: 'Motdepasse-tests-1' }, { ip: '10.9.1.2' })).statusCode).toBe(200);
+    // The attacker's address may still try other accounts (its own limit is higher).
+    expect((await login({ email: 'claire@exemple.fr', password: 'Motdepasse-tests-1' }, { ip: '10.9.1.1' })).statusCode).toBe(200);
   });
 
-  it('answers 429 after 10 failures a minute on one account, whatever the IP, and lets it in a minute later', async () => {
+  it('limits per (account, address): the right password forgives that address, and the limit lifts after 15 minutes', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    for (let i = 0; i < 10; i++) {
-      const r = await login({ email: 'nolink@exemple.fr', password: 'faux' }, { ip: `10.8.0.${i}` });
-      expect(r.statusCode).toBe(401);
+    const own = await t.seed((tx) => createUser(tx, { email: 'oublieux@exemple.fr' }));
+    for (let i = 0; i < 4; i++) await login({ email: own.email, password: 'presque' }, { ip: '10.9.2.1' });
+    // The owner remembers at the fifth try: its failures there are forgiven.
+    expect((await login({ email: own.email, password: 'Motdepasse-tests-1' }, { ip: '10.9.2.1' })).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      expect((await login({ email: own.email, password: 'encore' }, { ip: '10.9.2.1' })).statusCode).toBe(401);
     }
-    const blocked = await login({ email: 'nolink@exemple.fr', password: 'Motdepasse-tests-1' }, { ip: '10.8.1.1' });
+    expect((await login({ email: own.email, password: 'Motdepasse-tests-1' }, { ip: '10.9.2.1' })).statusCode).toBe(429);
+    vi.setSystemTime(Date.now() + 15 * 60_000 + 1000);
+    expect((await login({ email: own.email, password: 'Motdepasse-tests-1' }, { ip: '10.9.2.1' })).statusCode).toBe(200);
+  });
+
+  it('refuses an address after 30 failures on any accounts, not the others', async () => {
+    for (let i = 0; i < 30; i++) {
+      expect((await login({ email: `inconnu${i}@exemple.fr`, password: 'x' }, { ip: '10.9.3.1' })).statusCode).toBe(401);
+    }
+    const blocked = await login({ email: 'claire@exemple.fr', password: 'Motdepasse-tests-1' }, { ip: '10.9.3.1' });
     expect(blocked.statusCode).toBe(429);
-    vi.setSystemTime(Date.now() + 61_000);
-    const later = await login({ email: 'nolink@exemple.fr', password: 'Motdepasse-tests-1' }, { ip: '10.8.1.1' });
-    expect(later.statusCode).toBe(200);
+    expect(blocked.json().message).toMatch(/^Trop de tentatives de connexion/);
+    expect((await login({ email: 'claire@exemple.fr', password: 'Motdepasse-tests-1' }, { ip: '10.9.3.2' })).statusCode).toBe(200);
+  });
+
+  it('counts an IPv6 client by its /64: changing the end of its address does not reset its limit', async () => {
+    const own = await t.seed((tx) => createUser(tx, { email: 'ipv6@exemple.fr' }));
+    for (let i = 1; i <= 5; i++) await login({ email: own.email, password: 'faux' }, { ip: `2001:db8:1:2::${i}` });
+    expect((await login({ email: own.email, password: 'faux' }, { ip: '2001:db8:1:2:ffff::9' })).statusCode).toBe(429);
+    expect((await login({ email: own.email, password: 'Motdepasse-tests-1' }, { ip: '2001:db8:1:3::1' })).statusCode).toBe(200);
+  });
+
+  it('slows an account failed from many addresses down, without ever refusing its owner the right password', async () => {
+    const own = await t.seed((tx) => createUser(tx, { email: 'assiegee@exemple.fr' }));
+    // A distributed attack: 12 failures from 4 addresses, under each address's limit.
+    for (let i = 0; i < 12; i++) {
+      expect((await login({ email: own.email, password: `essai-${i}` }, { ip: `10.9.4.${i % 4}` })).statusCode).toBe(401);
+    }
+    const started = Date.now();
+    const owner = await login({ email: own.email, password: 'Motdepasse-tests-1' }, { ip: '10.9.4.200' });
+    expect(owner.statusCode).toBe(200);
+    // 250 ms doubled for each failure beyond 10: 1 s before the password is checked.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    // Another account is not slowed down.
+    const other = Date.now();
+    expect((await login({ email: 'claire@exemple.fr', password: 'Motdepasse-tests-1' }, { ip: '10.9.4.201' })).statusCode).toBe(200);
+    expect(Date.now() - other).toBeLessThan(900);
   });
 });
 
@@ -233,10 +283,139 @@ describe('POST /api/auth/logout', () => {
   });
 });
 
+describe('an ended session ends its access tokens at once (decision 014)', () => {
+  /** A user of its own and a fresh session: access token, refresh cookie. */
+  async function session(email: string, ip = '10.4.0.1', password = 'Motdepasse-tests-1') {
+    const response = await login({ email, password }, { ip });
+    expect(response.statusCode).toBe(200);
+    return { access: response.json().tokens.access_token as string, cookie: refreshCookie(response).value };
+  }
+  const me = (access: string) => t.as(access, { method: 'GET', url: '/api/auth/me' });
+  const logout = (cookie: string) => t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: CSRF, cookies: { [REFRESH_COOKIE]: cookie } });
+  const changePassword = (access: string, payload: object, headers: Record<string, string> = CSRF, ip = '10.4.0.1') =>
+    t.app.inject({ method: 'POST', url: '/api/auth/password', headers: { ...headers, authorization: `Bearer ${access}` }, payload, remoteAddress: ip });
+
+  it('after logout: the access token answers 401 at once, though its context was just cached; other sessions live on', async () => {
+    const own = await t.seed((tx) => createUser(tx, { email: 'deconnexion@exemple.fr' }));
+    const [first, second] = [await session(own.email), await session(own.email)];
+    expect((await me(first.access)).statusCode).toBe(200);
+    expect((await logout(first.cookie)).statusCode).toBe(204);
+    const after = await me(first.access);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().message).toBe('Session expirée ou jeton invalide');
+    expect((await me(second.access)).statusCode).toBe(200);
+  });
+
+  it('after a password change: every session of the user ends, the caller gets a new one, the new password works', async () => {
+    const own = await t.seed((tx) => createUser(tx, { email: 'changement@exemple.fr' }));
+    const [current, elsewhere] = [await session(own.email), await session(own.email)];
+    expect((await me(current.access)).statusCode).toBe(200);
+    expect((await me(elsewhere.access)).statusCode).toBe(200);
+    const changed = await changePassword(current.access, { currentPassword: 'Motdepasse-tests-1', newPassword: 'Un nouveau mot de passe' });
+    expect(changed.statusCode).toBe(200);
+    expect(Object.keys(changed.json())).toEqual(['tokens']);
+    expect(changed.headers['cache-control']).toBe('no-store');
+    const renewed = { access: changed.json().tokens.access_token as string, cookie: refreshCookie(changed).value };
+    expect((await me(current.access)).statusCode).toBe(401);
+    expect((await me(elsewhere.access)).statusCode).toBe(401);
+    expect((await refresh(current.cookie)).statusCode).toBe(401);
+    expect((await refresh(elsewhere.cookie)).statusCode).toBe(401);
+    expect((await me(renewed.access)).statusCode).toBe(200);
+    expect((await refresh(renewed.cookie)).statusCode).toBe(200);
+    expect((await login({ email: own.email, password: 'Motdepasse-tests-1' }, { ip: '10.4.0.2' })).statusCode).toBe(401);
+    expect((await login({ email: own.email, password: 'Un nouveau mot de passe' }, { ip: '10.4.0.2' })).statusCode).toBe(200);
+  });
+
+  it('refuses a password change with a wrong current password (400, French), limited like a login, and changes nothing', async () => {
+    const own = await t.seed((tx) => createUser(tx, { email: 'prudence@exemple.fr' }));
+    const { access } = await session(own.email, '10.4.1.1');
+    const wrong = await changePassword(access, { currentPassword: 'pas le bon', newPassword: 'Un nouveau mot de passe' }, CSRF, '10.4.1.1');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ message: 'Mot de passe actuel incorrect', details: [{ path: 'currentPassword', message: 'Mot de passe actuel incorrect' }] });
+    // Not a 401: the web app would take it for an expired session.
+    expect((await me(access)).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) await changePassword(access, { currentPassword: `pas le bon ${i}`, newPassword: 'Un nouveau mot de passe' }, CSRF, '10.4.1.1');
+    const limited = await changePassword(access, { currentPassword: 'Motdepasse-tests-1', newPassword: 'Un nouveau mot de passe' }, CSRF, '10.4.1.1');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await login({ email: own.email, password: 'Motdepasse-tests-1' }, { ip: '10.4.1.2' })).statusCode).toBe(200);
+  });
+
+  it.each([
+    [{ currentPassword: 'Motdepasse-tests-1', newPassword: 'court' }, 'newPassword', 'Le nouveau mot de passe doit contenir au moins 12 caractères'],
+    [{ currentPassword: 'Motdepasse-tests-1', newPassword: 'Motdepasse-tests-1' }, 'newPassword', "Le nouveau mot de passe doit être différent de l'actuel"],
+    [{ newPassword: 'Un nouveau mot de passe' }, 'currentPassword', 'Le mot de passe actuel est obligatoire'],
+  ])('refuses the password change %j with a 400 naming the field', async (payload, path, message) => {
+    const own = await t.seed((tx) => createUser(tx, { email: `regle-${path}-${message.length}@exemple.fr` }));
+    const { access } = await session(own.email, '10.4.2.1');
+    const response = await changePassword(access, payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details).toContainEqual({ path, message });
+    expect((await me(access)).statusCode).toBe(200);
+  });
+
+  it('refuses a password change without the custom header, or without a token', async () => {
+    const own = await t.seed((tx) => createUser(tx, { email: 'entete@exemple.fr' }));
+    const { access } = await session(own.email, '10.4.3.1');
+    const body = { currentPassword: 'Motdepasse-tests-1', newPassword: 'Un nouveau mot de passe' };
+    expect((await changePassword(access, body, {})).statusCode).toBe(403);
+    const anonymous = await t.app.inject({ method: 'POST', url: '/api/auth/password', headers: CSRF, payload: body });
+    expect(anonymous.statusCode).toBe(401);
+    expect((await me(access)).statusCode).toBe(200);
+  });
+
+  it('after a refresh token is reused (theft): the access tokens of that family answer 401 at once, other sessions live on', async () => {
+    const own = await t.seed((tx) => createUser(tx, { email: 'volee@exemple.fr' }));
+    const [stolen, other] = [await session(own.email), await session(own.email)];
+    const rotated = await refresh(stolen.cookie);
+    const rotatedAccess = rotated.json().tokens.access_token as string;
+    expect((await me(stolen.access)).statusCode).toBe(200);
+    expect((await me(rotatedAccess)).statusCode).toBe(200);
+    // The thief replays the first cookie: the family is revoked, with every access token it issued.
+    expect((await refresh(stolen.cookie)).statusCode).toBe(401);
+    expect((await me(stolen.access)).statusCode).toBe(401);
+    expect((await me(rotatedAccess)).statusCode).toBe(401);
+    expect((await refresh(refreshCookie(rotated).value)).statusCode).toBe(401);
+    expect((await me(other.access)).statusCode).toBe(200);
+  });
+
+  it('keeps a session through its refreshes: each new access token names the same session', async () => {
+    const own = await t.seed((tx) => createUser(tx, { email: 'fidele@exemple.fr' }));
+    const first = await session(own.email);
+    const rotated = await refresh(first.cookie);
+    expect(sessionOf(rotated.json().tokens.access_token)).toBe(sessionOf(first.access));
+    expect((await me(first.access)).statusCode).toBe(200);
+  });
+
+  it('refuses an access token issued before sessions were checked (no sid); the refresh cookie gives a working one', async () => {
+    const own = await t.seed((tx) => createUser(tx, { email: 'ancien@exemple.fr' }));
+    const { cookie } = await session(own.email);
+    const key = createSecretKey(Buffer.from(hkdfSync('sha256', SECRET, 'flotteassur', 'access-token', 32)));
+    const old = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(own.uuid).setIssuer('flotteassur').setAudience('flotteassur-web').setIssuedAt().setExpirationTime('15m').sign(key);
+    expect((await me(old)).statusCode).toBe(401);
+    const renewed = await refresh(cookie);
+    expect(renewed.statusCode).toBe(200);
+    expect((await me(renewed.json().tokens.access_token)).statusCode).toBe(200);
+  });
+
+  it("refuses a live session's id carried by another user's token", async () => {
+    const own = await t.seed((tx) => createUser(tx, { email: 'emprunt@exemple.fr' }));
+    const { access } = await session(own.email);
+    const key = createSecretKey(Buffer.from(hkdfSync('sha256', SECRET, 'flotteassur', 'access-token', 32)));
+    const borrowed = await new SignJWT({ sid: sessionOf(access) }).setProtectedHeader({ alg: 'HS256' }).setSubject(user.uuid).setIssuer('flotteassur').setAudience('flotteassur-web').setIssuedAt().setExpirationTime('5m').sign(key);
+    expect((await me(borrowed)).statusCode).toBe(401);
+  });
+});
+
 describe('GET /api/auth/me and the access token', () => {
   const key = createSecretKey(Buffer.from(hkdfSync('sha256', SECRET, 'flotteassur', 'access-token', 32)));
+  /** A live session of Claire's: the forged tokens below are refused for what they are, not for lacking one. */
+  let sid: string;
+  beforeAll(async () => {
+    sid = sessionOf((await login({ email: 'claire@exemple.fr', password: 'Motdepasse-tests-1' }, { ip: '10.3.0.1' })).json().tokens.access_token);
+  });
   const sign = (claims: { iss?: string; aud?: string; exp?: number; sub?: string }) =>
-    new SignJWT({})
+    new SignJWT({ sid })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(claims.sub ?? user.uuid)
       .setIssuer(claims.iss ?? 'flotteassur')
@@ -286,7 +465,7 @@ describe('GET /api/auth/me and the access token', () => {
 
   it('refuses a token signed with another secret', async () => {
     const otherKey = createSecretKey(Buffer.from(hkdfSync('sha256', 'another-secret-0123456789-0123456789', 'flotteassur', 'access-token', 32)));
-    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(user.uuid).setIssuer('flotteassur').setAudience('flotteassur-web').setIssuedAt().setExpirationTime('5m').sign(otherKey);
+    const token = await new SignJWT({ sid }).setProtectedHeader({ alg: 'HS256' }).setSubject(user.uuid).setIssuer('flotteassur').setAudience('flotteassur-web').setIssuedAt().setExpirationTime('5m').sign(otherKey);
     expect((await t.as(token, { method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
   });
 

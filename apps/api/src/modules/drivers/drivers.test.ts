@@ -148,7 +148,7 @@ describe('GET /api/driver', () => {
     expect(body).toMatchObject({ total: 1, nbInActivity: 1, nbOfArchived: 0 });
     expect(body.data[0].lastName).toBe('Bêta');
     const none = await get(orphan);
-    expect(none.statusCode).toBe(400);
+    expect(none.statusCode).toBe(403);
     expect(none.json().message).toBe("Sélectionnez d'abord une organisation");
   });
 });

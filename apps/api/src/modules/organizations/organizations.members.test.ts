@@ -26,9 +26,28 @@ describe('POST /api/organization-user', () => {
     expect(await countLinks()).toBe(before);
   });
 
-  it('lets an ADMIN member add a user; the user then sees the organization', async () => {
+  it("refuses an ADMIN member with 403 (an administrator invites), writes nothing and shows nothing of the account", async () => {
     const target = await freshUser();
-    const response = await post(tokens['admin-w']!, { user: target.uuid, organization: f.orgW.uuid });
+    const before = await countLinks();
+    for (const user of [target.uuid, UNKNOWN_UUID]) {
+      const response = await post(tokens['admin-w']!, { user, organization: f.orgW.uuid });
+      // The same answer for an account and for an unknown id: an administrator cannot probe ids.
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: "Un administrateur ajoute un membre en l'invitant : seul le superadmin de l'environnement rattache un compte existant",
+      });
+      expect(response.body).not.toContain('@');
+    }
+    expect(await countLinks()).toBe(before);
+    const seen = await call(await target.login(), { method: 'GET', url: '/api/organization' });
+    expect(titles(seen.json())).toEqual([]);
+  });
+
+  it("lets the environment's superadmin link a user, who then sees the organization", async () => {
+    const target = await freshUser();
+    const response = await post(tokens['super-a']!, { user: target.uuid, organization: f.orgW.uuid });
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(body).toMatchObject({
@@ -43,7 +62,7 @@ describe('POST /api/organization-user', () => {
 
   it('accepts {uuid} objects as well as uuid strings', async () => {
     const target = await freshUser();
-    const response = await post(tokens['admin-w']!, { user: { uuid: target.uuid }, organization: { uuid: f.orgW.uuid } });
+    const response = await post(tokens['super-a']!, { user: { uuid: target.uuid }, organization: { uuid: f.orgW.uuid } });
     expect(response.statusCode).toBe(201);
     expect(response.json().user.uuid).toBe(target.uuid);
   });
@@ -95,7 +114,7 @@ describe('POST /api/organization-user', () => {
 
   it('answers 409 for a user already member, and writes nothing', async () => {
     const before = await countLinks();
-    const response = await post(tokens['admin-w']!, { user: f.userW.uuid, organization: f.orgW.uuid });
+    const response = await post(tokens['super-a']!, { user: f.userW.uuid, organization: f.orgW.uuid });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({ statusCode: 409, message: "Cet utilisateur est déjà membre de l'organisation" });
     expect(await countLinks()).toBe(before);
@@ -103,7 +122,7 @@ describe('POST /api/organization-user', () => {
 
   it('answers 404 for an unknown user or organization, and writes nothing', async () => {
     const before = await countLinks();
-    const user = await post(tokens['admin-w']!, { user: UNKNOWN_UUID, organization: f.orgW.uuid });
+    const user = await post(tokens['super-a']!, { user: UNKNOWN_UUID, organization: f.orgW.uuid });
     expect(user.statusCode).toBe(404);
     expect(user.json().message).toBe('Utilisateur introuvable');
     const organization = await post(tokens.root!, { user: f.userW.uuid, organization: UNKNOWN_UUID });
@@ -170,6 +189,24 @@ describe('DELETE /api/organization-user/:id', () => {
     expect((await call(token, { method: 'GET', url: '/api/organization' })).json().total).toBe(0);
     const me = await call(token, { method: 'GET', url: '/api/auth/me' });
     expect(me.json().currentOrganizationUser).toBeNull();
+  });
+
+  it("ends a removed member's access to the organization's data at once (403), though its context was just cached", async () => {
+    const { user, link } = await freshMember(f.orgW.uuid);
+    const token = await user.login();
+    // Read first: the member's context is now in the cache (decision 008).
+    expect((await call(token, { method: 'GET', url: '/api/driver' })).statusCode).toBe(200);
+    expect((await del(tokens['admin-w']!, link.uuid)).statusCode).toBe(204);
+    for (const request of [
+      { method: 'GET' as const, url: '/api/driver' },
+      { method: 'GET' as const, url: '/api/vehicule' },
+      { method: 'POST' as const, url: '/api/report', payload: { title: 'Après retrait', description: 'Ne doit pas arriver', type: 'bug' } },
+    ]) {
+      const response = await call(token, request);
+      expect(response.statusCode, request.url).toBe(403);
+      expect(response.json().message).toBe("Sélectionnez d'abord une organisation");
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
   });
 
   it('refuses a USER member with 403 and deletes nothing', async () => {

@@ -57,7 +57,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['Organisations'],
-        summary: 'Ajoute un utilisateur à une organisation',
+        summary: "Rattache un compte existant à une organisation (superadmin de l'environnement, ROOT ; un administrateur invite)",
         body: CreateOrganizationUserBodySchema,
         response: { 201: OrganizationUserSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },

@@ -110,7 +110,13 @@ export async function listLinks(db: Database, ctx: AuthContext, query: z.output<
 
 export async function createLink(db: Database, ctx: AuthContext, body: z.output<typeof CreateOrganizationUserBodySchema>) {
   return withSystem(db, async (tx) => {
-    await assertCanManageMembers(tx, ctx, body.organization);
+    const organization = await assertCanManageMembers(tx, ctx, body.organization);
+    // Linking an existing account by its id is for ROOT and the environment's superadmin: an
+    // administrator adds people by invitation, and must not learn whether an id is an account
+    // (nor its e-mail, which the answer shows).
+    if (!isRoot(ctx) && !managesEnvironment(ctx, organization.environmentUuid)) {
+      throw new ForbiddenError("Un administrateur ajoute un membre en l'invitant : seul le superadmin de l'environnement rattache un compte existant");
+    }
     if (!(await repo.userExists(tx, body.user))) throw new NotFoundError('Utilisateur introuvable');
     const uuid = await repo.insertLink(tx, body.organization, body.user);
     if (!uuid) throw new ConflictError("Cet utilisateur est déjà membre de l'organisation");

@@ -11,7 +11,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Support'],
         summary: "Signale un bug ou propose une suggestion (aide et support)",
         body: CreateReportBodySchema,
-        response: { 201: ReportSchema, ...errorResponses(400, 401) },
+        response: { 201: ReportSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => reply.status(201).send(await service.createReport(app.db, request.ctx, request.body)),

@@ -61,7 +61,7 @@ describe('GET /api/guarantees', () => {
   it('needs a token and a current organization', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/guarantees' })).statusCode).toBe(401);
     const none = await t.as(orphan, { method: 'GET', url: '/api/guarantees' });
-    expect(none.statusCode).toBe(400);
+    expect(none.statusCode).toBe(403);
     expect(none.json().message).toBe("Sélectionnez d'abord une organisation");
   });
 });
@@ -268,7 +268,7 @@ describe('GET /api/sinister', () => {
     expect(body.total).toBe(1);
     expect((await get(outsider, '?search=ab-123')).json().total).toBe(0);
     const none = await get(orphan);
-    expect(none.statusCode).toBe(400);
+    expect(none.statusCode).toBe(403);
     expect(none.json().message).toBe("Sélectionnez d'abord une organisation");
   });
 

@@ -9,7 +9,7 @@ export const sinistersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/guarantees',
-    { schema: { tags, summary: 'Garanties, dans l’ordre de la liste de référence', response: { 200: GuaranteeListSchema, ...errorResponses(400, 401) } } },
+    { schema: { tags, summary: 'Garanties, dans l’ordre de la liste de référence', response: { 200: GuaranteeListSchema, ...errorResponses(400, 401, 403) } } },
     (request) => service.listGuarantees(app.db, request.ctx),
   );
 

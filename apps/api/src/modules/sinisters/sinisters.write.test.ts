@@ -153,7 +153,7 @@ describe('POST /api/sinister', () => {
 
   it('asks a user without organization to choose one', async () => {
     const response = await t.as(orphan, { method: 'POST', url: '/api/sinister', payload: valid() });
-    expect(response.statusCode).toBe(400);
+    expect(response.statusCode).toBe(403);
     expect(response.json().message).toBe("Sélectionnez d'abord une organisation");
   });
 });
@@ -309,7 +309,7 @@ describe('access', () => {
       { method: 'POST' as const, url: `/api/sinister/restore/${uuid}` },
     ]) {
       const response = await t.as(orphan, call);
-      expect(response.statusCode, `${call.method} ${call.url}`).toBe(400);
+      expect(response.statusCode, `${call.method} ${call.url}`).toBe(403);
       expect(response.json().message).toBe("Sélectionnez d'abord une organisation");
     }
   });

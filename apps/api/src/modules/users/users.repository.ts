@@ -5,7 +5,7 @@ import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { frenchOrder } from '../../db/search.js';
 import { environments, environmentUsers } from '../../db/schema/environments.js';
 import { organizations, organizationUsers } from '../../db/schema/organizations.js';
-import { users } from '../../db/schema/users.js';
+import { refreshTokens, users } from '../../db/schema/users.js';
 
 const orgEnvironment = alias(environments, 'org_environment');
 const userEnvironment = alias(environments, 'user_environment');
@@ -17,6 +17,15 @@ export async function findCredentialsByEmail(tx: ReadTx, email: string) {
     .where(sql`lower(${users.email}) = lower(${email})`)
     .limit(1);
   return row ?? null;
+}
+
+export async function findPasswordHash(tx: ReadTx, userUuid: string) {
+  const [row] = await tx.select({ email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.uuid, userUuid)).limit(1);
+  return row ?? null;
+}
+
+export async function updatePasswordHash(tx: WriteTx, userUuid: string, passwordHash: string) {
+  await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.uuid, userUuid));
 }
 
 export async function findProfile(tx: ReadTx, userUuid: string) {
@@ -45,7 +54,18 @@ export async function findProfile(tx: ReadTx, userUuid: string) {
 }
 export type ProfileRow = NonNullable<Awaited<ReturnType<typeof findProfile>>>;
 
-export async function findContext(tx: ReadTx, userUuid: string) {
+/**
+ * A session is live while its refresh-token family holds tokens of this user and none of them
+ * is revoked (logout, password change, reuse of a rotated token revoke the whole family).
+ */
+const sessionIsLive = (sessionUuid: string) =>
+  sql<boolean>`coalesce((select bool_and(${refreshTokens.revokedAt} is null) from ${refreshTokens} where ${refreshTokens.family} = ${sessionUuid} and ${refreshTokens.userUuid} = ${users.uuid}), false)`;
+
+/**
+ * The caller's roles, current organization and environments; with a session, only while that
+ * session is live (the same statement: no second round trip, decision 014).
+ */
+export async function findContext(tx: ReadTx, userUuid: string, sessionUuid?: string) {
   const [row] = await tx
     .select({
       uuid: users.uuid,
@@ -56,7 +76,7 @@ export async function findContext(tx: ReadTx, userUuid: string) {
     })
     .from(users)
     .leftJoin(organizationUsers, eq(organizationUsers.uuid, users.currentOrganizationUserUuid))
-    .where(eq(users.uuid, userUuid))
+    .where(sessionUuid === undefined ? eq(users.uuid, userUuid) : and(eq(users.uuid, userUuid), sessionIsLive(sessionUuid)))
     .limit(1);
   return row ? { ...row, roles: row.roles as Role[] } : null;
 }

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.js';
 import { readSystem, withSystem, type WriteTx } from '../../db/scope.js';
 import { NotFoundError } from '../../errors.js';
 import { type AuthContext, isRoot, managesEnvironment } from '../../lib/auth-context.js';
+import type { TokenSubject } from '../../lib/tokens.js';
 import { findOrganizationEnvironment } from '../organizations/organizations.service.js';
 import * as repo from './users.repository.js';
 
@@ -41,11 +42,13 @@ export async function getProfile(db: Database, userUuid: string): Promise<User> 
   return toUser(row);
 }
 
-export async function loadContext(db: Database, userUuid: string): Promise<AuthContext | null> {
-  const row = await readSystem(db, (tx) => repo.findContext(tx, userUuid));
+/** The caller's context, or null when the user is gone or the session has ended. */
+export async function loadContext(db: Database, subject: TokenSubject): Promise<AuthContext | null> {
+  const row = await readSystem(db, (tx) => repo.findContext(tx, subject.userUuid, subject.sessionUuid));
   if (!row) return null;
   return {
     userUuid: row.uuid,
+    sessionUuid: subject.sessionUuid,
     roles: row.roles,
     organizationUuid: row.organizationUuid,
     organizationUserUuid: row.organizationUserUuid,
@@ -55,6 +58,16 @@ export async function loadContext(db: Database, userUuid: string): Promise<AuthC
 
 export async function findCredentials(db: Database, email: string) {
   return withSystem(db, (tx) => repo.findCredentialsByEmail(tx, email));
+}
+
+/** The user's email (the login limits' account key) and password hash. */
+export async function findOwnCredentials(db: Database, userUuid: string) {
+  return readSystem(db, (tx) => repo.findPasswordHash(tx, userUuid));
+}
+
+/** Inside the auth service's transaction, which also ends the user's sessions. */
+export async function setPasswordHash(tx: WriteTx, userUuid: string, passwordHash: string) {
+  await repo.updatePasswordHash(tx, userUuid, passwordHash);
 }
 
 /** After login: a user with links but no current organization lands in its first one. */

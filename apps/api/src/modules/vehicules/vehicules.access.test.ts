@@ -89,7 +89,7 @@ describe('access', () => {
     const before = await countAll();
     for (const call of calls) {
       const response = await t.as(orphan, call);
-      expect(response.statusCode, `${call.method} ${call.url}`).toBe(400);
+      expect(response.statusCode, `${call.method} ${call.url}`).toBe(403);
       expect(response.json().message).toBe("Sélectionnez d'abord une organisation");
     }
     expect(await countAll()).toBe(before);

@@ -210,7 +210,7 @@ describe('GET /api/vehicule', () => {
     expect(body).toMatchObject({ total: 2, nbInActivity: 1, nbOfArchived: 1 });
     expect(body.data.map((v: { brand: string }) => v.brand)).toEqual(['Secret', 'Secret']);
     const none = await get(orphan);
-    expect(none.statusCode).toBe(400);
+    expect(none.statusCode).toBe(403);
     expect(none.json().message).toBe("Sélectionnez d'abord une organisation");
   });
 });

@@ -37,7 +37,7 @@ export const vehiculesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Crée un brouillon de véhicule, complété ensuite par PATCH (brouillons de plus de 24 h purgés)',
-        response: { 201: VehiculeSchema, ...errorResponses(400, 401) },
+        response: { 201: VehiculeSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => reply.status(201).send(await service.createEmpty(app.db, request.ctx)),
@@ -51,7 +51,7 @@ export const vehiculesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Change la catégorie de tous les véhicules correspondant aux filtres',
         params: CategoryParamsSchema,
         querystring: UpdateCategoryQuerySchema,
-        response: { 200: UpdateCategoryResponseSchema, ...errorResponses(400, 401) },
+        response: { 200: UpdateCategoryResponseSchema, ...errorResponses(400, 401, 403) },
       },
     },
     (request) => service.updateCategory(app.db, request.ctx, request.params.id, request.query),

@@ -263,7 +263,7 @@ describe('drafts: POST /api/vehicule/create-empty, completed with PATCH', () => 
 
   it('asks a user without organization to choose one', async () => {
     const response = await createEmpty(orphan);
-    expect(response.statusCode).toBe(400);
+    expect(response.statusCode).toBe(403);
     expect(response.json().message).toBe("Sélectionnez d'abord une organisation");
   });
 });
