@@ -25,7 +25,7 @@ import type { TestContext } from './test-app.js';
 const SEED = Number(process.env.FUZZ_SEED ?? 9);
 // Runs per operation and caller. PGlite answers more slowly: fewer runs keep the file about half a
 // minute on each database on this 2-core machine (before issue 9, these runs found 500s on several routes).
-const RUNS = Number(process.env.FUZZ_RUNS ?? (inject('testDb').kind === 'pglite' ? 4 : 12));
+const RUNS = Number(process.env.FUZZ_RUNS ?? (inject('testDb').kind === 'pglite' ? 3 : 10));
 const LONG = 120_000;
 
 type Schema = {
