@@ -52,6 +52,7 @@ const SECURITY_HEADERS = [
   'referrer-policy',
   'cross-origin-opener-policy',
   'cross-origin-resource-policy',
+  'cache-control',
 ] as const;
 
 function expectEnvelope(answer: RawAnswer, status: number, message: RegExp) {
@@ -62,6 +63,7 @@ function expectEnvelope(answer: RawAnswer, status: number, message: RegExp) {
   expect(body.error).not.toBe('Error');
   for (const name of SECURITY_HEADERS) expect(answer.headers[name], name).toBe(reference[name]);
   expect(reference['content-security-policy']).toContain("default-src 'self'");
+  expect(reference['cache-control']).toBe('no-store');
 }
 
 function post(path: string, contentType: string, body: string | Buffer, extra = '') {
