@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
-import { HTTP_ERROR_NAMES } from './errors.js';
 import { serializeSharedPagesOnce } from './lib/page-cache.js';
 import { ContextCache } from './lib/context-cache.js';
 import { AccessTokens } from './lib/tokens.js';
@@ -19,7 +18,7 @@ import { sinistersRoutes } from './modules/sinisters/sinisters.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
-import { registerErrorHandlers } from './plugins/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandlers } from './plugins/error-handler.js';
 import { registerSecurityHeaders, securityHeadersFor } from './plugins/security-headers.js';
 import { registerSwagger } from './plugins/swagger.js';
 import { registerWeb } from './plugins/web.js';
@@ -78,13 +77,10 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
-    // A URL the router cannot decode is refused before any hook runs: same headers, same envelope.
-    frameworkErrors: (error, request, reply) => {
-      const statusCode = error.statusCode ?? 400;
-      const answer: FastifyReply = reply;
-      answer.headers(headersFor(request.url));
-      void answer.status(statusCode).send({ statusCode, error: HTTP_ERROR_NAMES[statusCode] ?? 'Error', message: 'Adresse de la requête invalide.' });
-    },
+    // Errors met before a route is found (a malformed URL, a path parameter too long, a request
+    // Node's parser refuses): the same French envelope and headers as every answer (decision 013).
+    frameworkErrors: frameworkErrorHandler(headersFor),
+    clientErrorHandler: clientErrorHandler(headersFor),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

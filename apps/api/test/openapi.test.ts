@@ -34,4 +34,26 @@ describe('OpenAPI document', () => {
     expect(document.paths['/api/report'].post.responses['400']).toBeDefined();
     expect(document.paths['/api/auth/login'].post.security).toEqual([]);
   });
+
+  it('bounds every string a client sends: path, query and body (issue 9, contract primitives.ts)', () => {
+    const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
+    const unbounded: string[] = [];
+    type Schema = Record<string, unknown> & { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema };
+    function walk(schema: Schema | undefined, where: string) {
+      if (!schema || typeof schema !== 'object') return;
+      const types = ([] as string[]).concat(schema.type ?? []);
+      if (types.includes('string') && schema.maxLength === undefined && schema.enum === undefined && schema.const === undefined) unbounded.push(where);
+      for (const [name, property] of Object.entries(schema.properties ?? {})) walk(property, `${where}.${name}`);
+      for (const key of ['anyOf', 'oneOf', 'allOf'] as const) for (const part of (schema[key] as Schema[] | undefined) ?? []) walk(part, where);
+      if (schema.items) walk(schema.items, `${where}[]`);
+      if (typeof schema.additionalProperties === 'object') walk(schema.additionalProperties as Schema, `${where}.*`);
+    }
+    for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, { parameters?: { in: string; name: string; schema: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const parameter of operation.parameters ?? []) walk(parameter.schema, `${method.toUpperCase()} ${path} ${parameter.in} ${parameter.name}`);
+        for (const [type, content] of Object.entries(operation.requestBody?.content ?? {})) walk(content.schema, `${method.toUpperCase()} ${path} body (${type})`);
+      }
+    }
+    expect(unbounded, 'declare these fields with the contract primitives (text, requiredText, optionalText, EmailSchema…)').toEqual([]);
+  });
 });

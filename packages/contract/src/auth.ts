@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { EmailSchema } from './common.js';
+import { EmailSchema, MAX_LENGTH, text } from './primitives.js';
 import { UserSchema } from './users.js';
 
 export const LoginBodySchema = z.object({
   email: EmailSchema,
-  password: z
-    .string({ error: 'Le mot de passe est obligatoire' })
+  // Spaces are part of a password: not trimmed.
+  password: text({ max: MAX_LENGTH.password, trim: false, label: 'Le mot de passe', missing: 'Le mot de passe est obligatoire' })
     .min(1, { error: 'Le mot de passe est obligatoire' })
-    .max(200, { error: 'Mot de passe trop long' }),
+    .max(MAX_LENGTH.password, { error: 'Mot de passe trop long' }),
 });
 export type LoginBody = z.infer<typeof LoginBodySchema>;
 
@@ -15,14 +15,12 @@ export type LoginBody = z.infer<typeof LoginBodySchema>;
 export const ChangePasswordBodySchema = z
   .strictObject(
     {
-      currentPassword: z
-        .string({ error: 'Le mot de passe actuel est obligatoire' })
+      currentPassword: text({ max: MAX_LENGTH.password, trim: false, label: 'Le mot de passe actuel', missing: 'Le mot de passe actuel est obligatoire' })
         .min(1, { error: 'Le mot de passe actuel est obligatoire' })
-        .max(200, { error: 'Mot de passe trop long' }),
-      newPassword: z
-        .string({ error: 'Le nouveau mot de passe est obligatoire' })
+        .max(MAX_LENGTH.password, { error: 'Mot de passe trop long' }),
+      newPassword: text({ max: MAX_LENGTH.password, trim: false, label: 'Le nouveau mot de passe', missing: 'Le nouveau mot de passe est obligatoire' })
         .min(12, { error: 'Le nouveau mot de passe doit contenir au moins 12 caractères' })
-        .max(200, { error: 'Mot de passe trop long' }),
+        .max(MAX_LENGTH.password, { error: 'Mot de passe trop long' }),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `Champ non reconnu : ${issue.keys.join(', ')}` : undefined) },
   )

@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { MAX_LENGTH, MAX_PAGE, queryInteger, SearchSchema, text, UuidSchema } from './primitives.js';
 
 // Every validation message a user can read is French, on the API and in the web forms alike.
 z.config(z.locales.fr());
-
-export const UuidSchema = z.uuid({ error: 'Identifiant invalide' });
-
-/** A required link to another record: 'Le véhicule est obligatoire' when missing, invalid otherwise. */
-export function requiredRef(missing: string) {
-  return z.uuid({ error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? missing : 'Identifiant invalide') });
-}
 
 export const UuidParamsSchema = z.object({ uuid: UuidSchema });
 export type UuidParams = z.infer<typeof UuidParamsSchema>;
@@ -20,21 +14,12 @@ export const PAGE_SIZE = 10;
 export const MAX_LIMIT = 1000;
 
 export const PaginationQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: 'La page doit être un nombre' })
-    .int({ error: 'La page doit être un nombre entier' })
-    .min(1, { error: 'La page commence à 1' })
-    .default(1),
-  limit: z.coerce
-    .number({ error: 'La limite doit être un nombre' })
-    .int({ error: 'La limite doit être un nombre entier' })
-    .min(1, { error: 'La limite doit être au moins 1' })
-    .max(MAX_LIMIT, { error: `La limite ne peut pas dépasser ${MAX_LIMIT}` })
-    .default(PAGE_SIZE),
+  page: queryInteger({ min: 1, max: MAX_PAGE, label: 'La page', minMessage: 'La page commence à 1' }).default(1),
+  limit: queryInteger({ min: 1, max: MAX_LIMIT, label: 'La limite' }).default(PAGE_SIZE),
 });
 
 export const SearchQuerySchema = z.object({
-  search: z.string().trim().max(200, { error: 'La recherche est trop longue (200 caractères max.)' }).optional(),
+  search: SearchSchema,
 });
 
 export const PaginatedSearchQuerySchema = PaginationQuerySchema.extend(SearchQuerySchema.shape);
@@ -73,29 +58,8 @@ export type ApiError = z.infer<typeof ErrorSchema>;
 
 export const AvatarSchema = z.object({ url: z.string().nullable() });
 
-/** Optional free text: empty strings become null so "cleared" and "never set" read the same. */
-export function optionalText(max: number, label: string) {
-  return z
-    .string()
-    .trim()
-    .max(max, { error: `${label} : ${max} caractères maximum` })
-    .transform((v) => (v === '' ? null : v))
-    .nullable()
-    .optional();
-}
-
-export function requiredText(max: number, label: string) {
-  return z
-    .string({ error: `${label} est obligatoire` })
-    .trim()
-    .min(1, { error: `${label} est obligatoire` })
-    .max(max, { error: `${label} : ${max} caractères maximum` });
-}
-
 /** A French (or international, with its prefix) phone number, stored as E.164. */
-export const PhoneSchema = z
-  .string()
-  .trim()
+export const PhoneSchema = text({ max: MAX_LENGTH.phone, label: 'Le téléphone' })
   .transform((value, ctx) => {
     if (value === '') return null;
     const parsed = parsePhoneNumberFromString(value, 'FR');
@@ -107,13 +71,6 @@ export const PhoneSchema = z
   })
   .nullable()
   .optional();
-
-export const EmailSchema = z
-  .string({ error: "L'adresse e-mail est obligatoire" })
-  .trim()
-  .toLowerCase()
-  .min(1, { error: "L'adresse e-mail est obligatoire" })
-  .pipe(z.email({ error: 'Adresse e-mail invalide' }));
 
 /** Formats an E.164 number the French way: 06 12 34 56 78, or international for other countries. */
 export function formatPhone(e164: string | null | undefined): string {
@@ -128,9 +85,6 @@ export const QueryBooleanSchema = z
   .enum(['true', 'false', '1', '0'], { error: 'Valeur attendue : true ou false' })
   .transform((v) => v === 'true' || v === '1')
   .optional();
-
-/** A calendar date without time, ISO (YYYY-MM-DD), as every date of the registers. */
-export const IsoDateSchema = z.iso.date({ error: 'Date invalide (AAAA-MM-JJ)' });
 
 /** sortBy: a column of the allow-list, '-column' for descending. */
 export function sortBySchema<const T extends readonly [string, ...string[]]>(columns: T) {

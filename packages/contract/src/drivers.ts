@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import {
   ArchiveCountsSchema,
-  EmailSchema,
   pageSchema,
   PaginatedSearchQuerySchema,
   PhoneSchema,
   QueryBooleanSchema,
-  requiredText,
   sortBySchema,
   registerRecordFields,
 } from './common.js';
+import { OptionalEmailSchema, personName } from './primitives.js';
 
 export const DriverSchema = z.object({
   uuid: z.uuid(),
@@ -43,13 +42,9 @@ export const ListDriverChoicesQuerySchema = PaginatedSearchQuerySchema.extend({ 
 export const DriverChoicePageSchema = pageSchema(DriverChoiceSchema);
 
 export const CreateDriverBodySchema = z.strictObject({
-  firstName: requiredText(100, 'Le prénom'),
-  lastName: requiredText(100, 'Le nom'),
-  email: z
-    .union([z.literal(''), EmailSchema])
-    .transform((v) => (v === '' ? null : v))
-    .nullable()
-    .optional(),
+  firstName: personName('Le prénom'),
+  lastName: personName('Le nom'),
+  email: OptionalEmailSchema,
   phone: PhoneSchema,
 });
 export type CreateDriverBody = z.input<typeof CreateDriverBodySchema>;

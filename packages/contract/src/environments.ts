@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AvatarSchema, EmailSchema, optionalText, pageSchema, PaginatedSearchQuerySchema, requiredText } from './common.js';
+import { AvatarSchema, pageSchema, PaginatedSearchQuerySchema } from './common.js';
+import { EmailSchema, integer, MAX_LENGTH, optionalText, optionalUrl, requiredText, UuidSchema } from './primitives.js';
 import { OrganizationSummarySchema } from './users.js';
 
 export const TierSchema = z.object({
@@ -36,28 +37,22 @@ export type EnvironmentPage = z.infer<typeof EnvironmentPageSchema>;
 
 export const ListEnvironmentsQuerySchema = PaginatedSearchQuerySchema;
 
-const BookingUrlSchema = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? null : v))
-  .pipe(z.url({ protocol: /^https?$/, error: 'Lien de prise de rendez-vous invalide (https://…)' }).nullable())
-  .nullable()
-  .optional();
+const BookingUrlSchema = optionalUrl('Lien de prise de rendez-vous invalide (https://…)');
 
 export const CreateEnvironmentBodySchema = z.strictObject({
-  title: requiredText(120, "Le nom de l'espace"),
+  title: requiredText(MAX_LENGTH.label, "Le nom de l'espace"),
   refererEmail: EmailSchema.nullable().optional(),
   bookingUrl: BookingUrlSchema,
-  freeOrganizations: z.number().int().min(0, { error: 'Le nombre doit être positif' }).max(10000).optional(),
-  stripeProductId: optionalText(120, 'Produit'),
+  freeOrganizations: integer({ min: 0, max: 10_000, label: 'Le nombre', minMessage: 'Le nombre doit être positif' }).optional(),
+  stripeProductId: optionalText(MAX_LENGTH.label, 'Produit'),
 });
 export type CreateEnvironmentBody = z.input<typeof CreateEnvironmentBodySchema>;
 
 export const UpdateEnvironmentBodySchema = CreateEnvironmentBodySchema.partial();
 export type UpdateEnvironmentBody = z.input<typeof UpdateEnvironmentBodySchema>;
 
-export const EnvironmentUserParamsSchema = z.object({ uuid: z.uuid({ error: 'Identifiant invalide' }) });
-export const EnvironmentSuperadminParamsSchema = z.object({ environmentUuid: z.uuid({ error: 'Identifiant invalide' }) });
+export const EnvironmentUserParamsSchema = z.object({ uuid: UuidSchema });
+export const EnvironmentSuperadminParamsSchema = z.object({ environmentUuid: UuidSchema });
 
 export const SuperadminSchema = z
   .object({

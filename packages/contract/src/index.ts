@@ -1,3 +1,4 @@
+export * from './primitives.js';
 export * from './common.js';
 export * from './money.js';
 export * from './plates.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AvatarSchema, pageSchema, PaginatedSearchQuerySchema, UuidSchema } from './common.js';
+import { AvatarSchema, pageSchema, PaginatedSearchQuerySchema } from './common.js';
+import { UuidSchema } from './primitives.js';
 import { OrganizationSummarySchema } from './users.js';
 
 export const OrganizationSchema = OrganizationSummarySchema;

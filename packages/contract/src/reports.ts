@@ -1,20 +1,14 @@
 import { z } from 'zod';
+import { requiredText } from './primitives.js';
 
 export const REPORT_DESCRIPTION_MAX = 800;
+export const REPORT_TITLE_MAX = 150;
 export const ReportTypeSchema = z.enum(['bug', 'suggestion'], { error: 'Type de signalement invalide' });
 export type ReportType = z.infer<typeof ReportTypeSchema>;
 
 export const CreateReportBodySchema = z.strictObject({
-  title: z
-    .string({ error: 'Le titre est obligatoire' })
-    .trim()
-    .min(1, { error: 'Le titre est obligatoire' })
-    .max(150, { error: 'Le titre : 150 caractères maximum' }),
-  description: z
-    .string({ error: 'La description est obligatoire' })
-    .trim()
-    .min(1, { error: 'La description est obligatoire' })
-    .max(REPORT_DESCRIPTION_MAX, { error: `La description : ${REPORT_DESCRIPTION_MAX} caractères maximum` }),
+  title: requiredText(REPORT_TITLE_MAX, 'Le titre'),
+  description: requiredText(REPORT_DESCRIPTION_MAX, 'La description'),
   type: ReportTypeSchema,
 });
 export type CreateReportBody = z.infer<typeof CreateReportBodySchema>;

@@ -1,16 +1,6 @@
 import { z } from 'zod';
-import {
-  IsoDateSchema,
-  optionalText,
-  pageSchema,
-  PaginatedSearchQuerySchema,
-  QueryBooleanSchema,
-  sortBySchema,
-  todayIso,
-  requiredRef,
-  UuidSchema,
-  registerRecordFields,
-} from './common.js';
+import { pageSchema, PaginatedSearchQuerySchema, QueryBooleanSchema, sortBySchema, todayIso, registerRecordFields } from './common.js';
+import { IsoDateSchema, isoDate, MAX_LENGTH, optionalText, reference, requiredRef, UuidSchema } from './primitives.js';
 import { EurosSchema } from './money.js';
 
 export const GuaranteeSchema = z.object({ uuid: z.uuid(), label: z.string() });
@@ -78,11 +68,11 @@ export const SinisterPageSchema = pageSchema(SinisterSchema);
 export type SinisterPage = z.infer<typeof SinisterPageSchema>;
 
 const sinisterFields = {
-  sinisterIntermediateRef: optionalText(60, 'La référence'),
-  sinisterDate: z
-    .iso.date({ error: (issue) => (issue.input === undefined || issue.input === '' ? 'La date du sinistre est obligatoire' : 'Date invalide (AAAA-MM-JJ)') })
-    .refine((d) => d <= todayIso(), { error: 'La date du sinistre ne peut pas être dans le futur' }),
-  city: optionalText(120, 'La ville'),
+  sinisterIntermediateRef: reference('La référence'),
+  sinisterDate: isoDate({ missing: 'La date du sinistre est obligatoire' }).refine((d) => d <= todayIso(), {
+    error: 'La date du sinistre ne peut pas être dans le futur',
+  }),
+  city: optionalText(MAX_LENGTH.label, 'La ville'),
   ida: z.boolean({ error: 'Valeur attendue : oui ou non' }).optional(),
   hasHumanInjury: z.boolean({ error: 'Valeur attendue : oui ou non' }).optional(),
   damagedVehicule: z.boolean({ error: 'Valeur attendue : oui ou non' }).optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AvatarSchema, optionalText, PhoneSchema, UuidSchema } from './common.js';
+import { AvatarSchema, PhoneSchema } from './common.js';
+import { isSafeText, MAX_LENGTH, optionalText, UNSAFE_TEXT_MESSAGE, UuidSchema } from './primitives.js';
 
 export const ROLES = ['ROOT', 'SUPERADMIN', 'ADMIN', 'USER'] as const;
 export const RoleSchema = z.enum(ROLES);
@@ -36,11 +37,19 @@ export const UserSchema = z.object({
 });
 export type User = z.infer<typeof UserSchema>;
 
+const profileName = (subject: string, short: string) =>
+  z
+    .string({ error: `${subject} est obligatoire` })
+    .trim()
+    .min(1, { error: `${subject} est obligatoire` })
+    .max(MAX_LENGTH.name, { error: `${short} : ${MAX_LENGTH.name} caractères maximum` })
+    .refine(isSafeText, { error: `${short} : ${UNSAFE_TEXT_MESSAGE}` });
+
 /** What a user may change on itself: anything else (roles, email, password…) is refused. */
 export const UpdateUserBodySchema = z.strictObject(
   {
-    firstName: z.string().trim().min(1, { error: 'Le prénom est obligatoire' }).max(100, { error: 'Prénom : 100 caractères maximum' }).optional(),
-    lastName: z.string().trim().min(1, { error: 'Le nom est obligatoire' }).max(100, { error: 'Nom : 100 caractères maximum' }).optional(),
+    firstName: profileName('Le prénom', 'Prénom').optional(),
+    lastName: profileName('Le nom', 'Nom').optional(),
     phone: PhoneSchema,
     description: optionalText(500, 'Description'),
     currentOrganizationUser: z

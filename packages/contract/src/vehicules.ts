@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import {
-  ArchiveCountsSchema,
-  IsoDateSchema,
-  pageSchema,
-  PaginatedSearchQuerySchema,
-  QueryBooleanSchema,
-  requiredText,
-  sortBySchema,
-  registerRecordFields,
-} from './common.js';
+import { ArchiveCountsSchema, pageSchema, PaginatedSearchQuerySchema, QueryBooleanSchema, sortBySchema, registerRecordFields } from './common.js';
+import { IsoDateSchema, MAX_LENGTH, requiredText, SearchSchema, text } from './primitives.js';
 import { normalizePlate } from './plates.js';
 
 /** Vehicle categories of DOMAIN.md: `type` holds the code. */
@@ -58,12 +50,11 @@ export const VEHICULE_SORT_COLUMNS = ['immatriculation', 'brand', 'model', 'type
 
 /** Filters shared by the list and the bulk category change. */
 export const VehiculeFilterQuerySchema = z.object({
-  search: z.string().trim().max(200, { error: 'La recherche est trop longue (200 caractères max.)' }).optional(),
+  search: SearchSchema,
   withArchived: QueryBooleanSchema,
   onlyArchived: QueryBooleanSchema,
   /** Comma-separated category codes, e.g. VP,VUL. */
-  types: z
-    .string()
+  types: text({ max: MAX_LENGTH.codeList, label: 'Les catégories' })
     .optional()
     .transform((v, ctx) => {
       if (v === undefined || v.trim() === '') return undefined;

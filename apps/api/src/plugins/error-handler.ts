@@ -1,11 +1,12 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { OverloadedError } from '../db/fair-share.js';
 import { AppError, HTTP_ERROR_NAMES, ServiceUnavailableError } from '../errors.js';
 
 type Detail = { path: string; message: string };
 
-function envelope(statusCode: number, message: string, details?: Detail[]) {
+export function envelope(statusCode: number, message: string, details?: Detail[]) {
   return {
     statusCode,
     error: HTTP_ERROR_NAMES[statusCode] ?? 'Error',
@@ -20,7 +21,61 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: "Type de contenu non pris en charge.",
   FST_ERR_CTP_BODY_TOO_LARGE: 'La requête est trop volumineuse.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Longueur de contenu invalide.',
+  FST_ERR_CTP_INVALID_TYPE: 'Type de contenu invalide.',
+  FST_ERR_BAD_URL: 'Adresse de la requête invalide.',
+  FST_ERR_MAX_PARAM_LENGTH: 'Adresse de la requête trop longue.',
 };
+
+/** The French text of an error met before routing, by status (what Node's parser refused). */
+const CLIENT_ERROR_MESSAGES: Record<number, string> = {
+  400: 'Requête HTTP invalide.',
+  408: 'La requête a mis trop de temps à arriver.',
+  431: "Les en-têtes ou l'adresse de la requête sont trop longs.",
+};
+
+/** The headers of an answer to a URL (plugins/security-headers.ts). */
+type HeadersFor = (url: string) => Readonly<Record<string, string>>;
+
+/**
+ * Fastify's `frameworkErrors`: a malformed URL (bad percent-encoding) or a path parameter longer
+ * than the router takes. These answers skip the request hooks, so the security headers are set here.
+ */
+export function frameworkErrorHandler(headersFor: HeadersFor): NonNullable<FastifyServerOptions['frameworkErrors']> {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+    void reply
+      .headers(headersFor(request.url))
+      .status(status)
+      .send(envelope(status, FRAMEWORK_MESSAGES[error.code] ?? 'Requête invalide.'));
+  };
+}
+
+/**
+ * Fastify's `clientErrorHandler`, for what Node's HTTP parser refuses before any request exists:
+ * headers (or a URL) over the size limit, a malformed request line, a request too slow. The
+ * answer is written on the socket, with the envelope and the security headers.
+ */
+export function clientErrorHandler(headersFor: HeadersFor) {
+  // No request was parsed, so no URL: the API's headers (no-store), the strictest.
+  const fixed = Object.entries(headersFor('/api/'))
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return function onClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket) {
+    // A connection reset: nobody is left to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify(envelope(status, CLIENT_ERROR_MESSAGES[status]!));
+    this.log.debug({ err: error }, 'client error');
+    // As Node itself: no answer written over one already under way on this connection.
+    const underWay = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (socket.writable && !underWay) {
+      socket.write(
+        `HTTP/1.1 ${status} ${HTTP_ERROR_NAMES[status]}\r\n${fixed}content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
+}
 
 /** Seconds a client is asked to wait after a 503. */
 const RETRY_AFTER_SECONDS = 2;

@@ -40,8 +40,8 @@ export function securityHeadersFor(options: HelmetOptions): (url: string) => Rea
 }
 
 /**
- * Sets them first on every routed request. Errors raised before routing (a malformed URL) run no
- * hook: app.ts's `frameworkErrors` sets them through the same function.
+ * Sets them first on every routed request. Errors raised before routing run no hook: the error
+ * handler's `frameworkErrors` and `clientError` handlers set them through the same function.
  */
 export function registerSecurityHeaders(app: FastifyInstance, headersFor: (url: string) => Readonly<Record<string, string>>) {
   app.addHook('onRequest', (request, reply, done) => {
