@@ -169,14 +169,16 @@ async function prepareDatabase(withTypical: boolean): Promise<string> {
   return url;
 }
 
-type Server = { origin: string; memory(): Promise<NodeJS.MemoryUsage>; stop(): Promise<void> };
+/** The server's memory as the measures left it, and after a full collection (what it holds, without the last burst's garbage). */
+type Memory = { memory: NodeJS.MemoryUsage; afterGc: NodeJS.MemoryUsage };
+type Server = { origin: string; memory(): Promise<Memory>; stop(): Promise<void> };
 
 /** bench/server.ts in a child process: PostgreSQL when DATABASE_URL is given, PGlite in DATA_DIR otherwise. */
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = 3900 + Math.floor(Math.random() * 90);
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const child: ChildProcess = fork(path.join(here, 'server.ts'), [], {
-    execArgv: ['--import', 'tsx', '--conditions=source', ...(process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : [])],
+    execArgv: ['--import', 'tsx', '--conditions=source', '--expose-gc', ...(process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : [])],
     env: { ...inherited, PORT: String(port), APP_SECRET: 'bench-secret-0123456789-0123456789-xx', LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...env },
   });
   await new Promise<void>((resolve, reject) => {
@@ -186,11 +188,11 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   return {
     origin: `http://127.0.0.1:${port}`,
     memory: () =>
-      new Promise<NodeJS.MemoryUsage>((resolve) => {
-        const listener = (message: { memory?: NodeJS.MemoryUsage }) => {
-          if (!message.memory) return;
+      new Promise<Memory>((resolve) => {
+        const listener = (message: Partial<Memory>) => {
+          if (!message.memory || !message.afterGc) return;
           child.off('message', listener);
-          resolve(message.memory);
+          resolve(message as Memory);
         };
         child.on('message', listener);
         child.send('memory');
@@ -205,8 +207,8 @@ async function startServer(env: Record<string, string>): Promise<Server> {
 }
 
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} Mo`;
-const memoryLine = (label: string, memory: NodeJS.MemoryUsage) =>
-  `${label} : ${megabytes(memory.rss)} (RSS${memory.rss < 300 * 1024 * 1024 ? ', objectif < 300 Mo atteint' : ', objectif < 300 Mo dépassé'}), tas ${megabytes(memory.heapUsed)} utilisés sur ${megabytes(memory.heapTotal)}.`;
+const memoryLine = (label: string, { memory, afterGc }: Memory) =>
+  `${label} : ${megabytes(memory.rss)} (RSS${memory.rss < 300 * 1024 * 1024 ? ', objectif < 300 Mo atteint' : ', objectif < 300 Mo dépassé'}), tas ${megabytes(memory.heapUsed)} utilisés sur ${megabytes(memory.heapTotal)} ; après un GC complet : RSS ${megabytes(afterGc.rss)}, tas ${megabytes(afterGc.heapUsed)} utilisés sur ${megabytes(afterGc.heapTotal)}.`;
 
 /** What the results file gets: each scenario's section, in the order they ran. */
 const report: string[] = [];
