@@ -149,6 +149,8 @@ describe('FormRecordPicker, a fleet larger than one page', () => {
     await waitFor(() => expect(calls).toHaveLength(1));
     await userEvent.setup().click(field());
     expect(options()).toEqual(['ZZ-987-YX · Renault Trafic']);
+    // The others are a search away, and the list says so under the record held.
+    expect(screen.getByText(/^Tapez pour rechercher parmi les 3\s000 véhicules…$/)).toBeInTheDocument();
     expect(field()).toHaveValue('ZZ-987-YX · Renault Trafic');
   });
 });

@@ -97,7 +97,10 @@ export function FormRecordPicker<TInput extends FieldValues, TOutput, TChoice ex
   const footer =
     state.mode === 'search' && term.trim() !== '' && !state.previous && state.found > state.options.length
       ? texts.more(state.options.length, state.found, state.foundCapped)
-      : null;
+      : // Nothing typed in a large register, the chosen record alone in the list: say how to find the others.
+        state.mode === 'search' && term.trim() === '' && listed.length > 0
+        ? texts.typeToSearch(state.total, state.capped)
+        : null;
 
   return (
     <ListFooter value={footer}>
