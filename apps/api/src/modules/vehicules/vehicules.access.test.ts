@@ -16,6 +16,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** Every vehicle route, on one record: the same calls for each way of being refused. */
+const everyRoute = (uuid: string) => [
+  { method: 'GET' as const, url: '/api/vehicule' },
+  { method: 'GET' as const, url: `/api/vehicule/${uuid}` },
+  { method: 'POST' as const, url: '/api/vehicule', payload: valid() },
+  { method: 'POST' as const, url: '/api/vehicule/create-empty' },
+  { method: 'PATCH' as const, url: `/api/vehicule/${uuid}`, payload: { brand: 'Pirate' } },
+  { method: 'DELETE' as const, url: `/api/vehicule/${uuid}` },
+  { method: 'POST' as const, url: `/api/vehicule/restore/${uuid}` },
+  { method: 'DELETE' as const, url: `/api/vehicule/${uuid}/hard` },
+  { method: 'PATCH' as const, url: '/api/vehicule/category/VP' },
+];
+
 describe('access', () => {
   it("answers 404 for another organization's vehicle on every route, changing nothing", async () => {
     for (const target of [foreign.active, foreign.archived, foreign.draft]) {
@@ -54,18 +67,7 @@ describe('access', () => {
   });
 
   it('answers 401 without a token on every route', async () => {
-    const uuid = foreign.active.uuid;
-    const calls = [
-      { method: 'GET' as const, url: '/api/vehicule' },
-      { method: 'GET' as const, url: `/api/vehicule/${uuid}` },
-      { method: 'POST' as const, url: '/api/vehicule', payload: valid() },
-      { method: 'POST' as const, url: '/api/vehicule/create-empty' },
-      { method: 'PATCH' as const, url: `/api/vehicule/${uuid}`, payload: { brand: 'Pirate' } },
-      { method: 'DELETE' as const, url: `/api/vehicule/${uuid}` },
-      { method: 'POST' as const, url: `/api/vehicule/restore/${uuid}` },
-      { method: 'DELETE' as const, url: `/api/vehicule/${uuid}/hard` },
-      { method: 'PATCH' as const, url: '/api/vehicule/category/VP' },
-    ];
+    const calls = everyRoute(foreign.active.uuid);
     const before = await countAll();
     for (const call of calls) {
       expect((await t.app.inject(call)).statusCode, `${call.method} ${call.url}`).toBe(401);
@@ -74,18 +76,7 @@ describe('access', () => {
   });
 
   it('asks a user without organization to choose one on every route', async () => {
-    const uuid = foreign.active.uuid;
-    const calls = [
-      { method: 'GET' as const, url: '/api/vehicule' },
-      { method: 'GET' as const, url: `/api/vehicule/${uuid}` },
-      { method: 'POST' as const, url: '/api/vehicule', payload: valid() },
-      { method: 'POST' as const, url: '/api/vehicule/create-empty' },
-      { method: 'PATCH' as const, url: `/api/vehicule/${uuid}`, payload: { brand: 'Pirate' } },
-      { method: 'DELETE' as const, url: `/api/vehicule/${uuid}` },
-      { method: 'POST' as const, url: `/api/vehicule/restore/${uuid}` },
-      { method: 'DELETE' as const, url: `/api/vehicule/${uuid}/hard` },
-      { method: 'PATCH' as const, url: '/api/vehicule/category/VP' },
-    ];
+    const calls = everyRoute(foreign.active.uuid);
     const before = await countAll();
     for (const call of calls) {
       const response = await t.as(orphan, call);
