@@ -1,11 +1,16 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { AppProviders } from './app/providers';
+import './app/styles/base.css';
 import { routes } from './app/router';
 import { reloadOnceForChunkError } from './lib/chunk-load-guard';
+import { isPublicPath, restoreSession } from './lib/restore-session';
 import { withRoute } from './lib/safe-route';
 import { onSessionExpired } from './lib/session-expiry';
+
+// A page behind the login opened cold: the session is restored from the refresh cookie while the
+// route's chunks download, not after them (the guard, RequireAuth, joins this same attempt).
+if (!isPublicPath(window.location.pathname)) void restoreSession();
 
 // Vite's own preload helper reports a missing chunk here (e.g. a CSS file of an old build).
 window.addEventListener('vite:preloadError', (event) => {
@@ -18,10 +23,12 @@ onSessionExpired((route) => void router.navigate(withRoute('/refresh', route), {
 const container = document.getElementById('root');
 if (!container) throw new Error('#root introuvable');
 
-createRoot(container).render(
-  <StrictMode>
-    <AppProviders>
+// A transition: React renders the first page in slices and yields to the browser between them,
+// instead of one long task that a phone's slow CPU turns into seconds of blocked input.
+startTransition(() => {
+  createRoot(container).render(
+    <StrictMode>
       <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+    </StrictMode>,
+  );
+});

@@ -1,15 +1,11 @@
-import Box from '@mui/material/Box';
-import CircularProgress from '@mui/material/CircularProgress';
-
-/** Centered spinner while a route or the current user loads. */
+/**
+ * Centered spinner while a route or the current user loads. Plain elements and the entry's CSS
+ * (app/styles/base.css): it shows before MUI has loaded, so it must not need it.
+ */
 export function PageLoader({ label = 'Chargement…', fullScreen = false }: { label?: string; fullScreen?: boolean }) {
   return (
-    <Box
-      role="status"
-      aria-live="polite"
-      sx={{ display: 'grid', placeItems: 'center', minHeight: fullScreen ? '100dvh' : 240, width: '100%' }}
-    >
-      <CircularProgress aria-label={label} />
-    </Box>
+    <div role="status" aria-live="polite" className={fullScreen ? 'fa-loader fa-loader--full' : 'fa-loader'}>
+      <div role="progressbar" aria-label={label} className="fa-loader__ring" />
+    </div>
   );
 }

@@ -14,6 +14,7 @@ import { useSwitchOrganization } from '../../features/organizations/api/switch-o
 import { OrganizationLoadingDialog } from '../../features/organizations/components/organization-loading-dialog';
 import { SupportDialog } from '../../features/support/components/support-dialog';
 import { ROOT_MENU_WIDTH, SIDEBAR_WIDTH } from '../theme';
+import { MuiProviders } from '../providers';
 import { RequireAuth } from './require-auth';
 import { RootMenu } from './root-menu';
 import { Sidebar } from './sidebar';
@@ -123,5 +124,9 @@ function LoggedShell({ user }: { user: User }) {
 
 /** Pages of a logged-in user: guarded, user loaded, sidebar, support and organization dialogs. */
 export default function LoggedLayout() {
-  return <RequireAuth>{(user) => <LoggedShell user={user} />}</RequireAuth>;
+  return (
+    <MuiProviders>
+      <RequireAuth>{(user) => <LoggedShell user={user} />}</RequireAuth>
+    </MuiProviders>
+  );
 }

@@ -2,20 +2,23 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import type { ReactNode } from 'react';
 import { BrandLogo } from '../../components/brand-logo';
+import { MuiProviders } from '../providers';
 
 /** Centered card of the public pages (recover, signup, refresh). */
 export function PublicShell({ children }: { children: ReactNode }) {
   return (
-    <Box
-      component="main"
-      sx={{ minHeight: '100dvh', display: 'grid', placeItems: 'center', bgcolor: 'background.default', px: 2, py: 4 }}
-    >
-      <Box sx={{ width: '100%', maxWidth: 460, display: 'grid', gap: 3, justifyItems: 'center' }}>
-        <BrandLogo />
-        <Paper variant="outlined" sx={{ width: '100%', p: { xs: 3, sm: 4 } }}>
-          {children}
-        </Paper>
+    <MuiProviders>
+      <Box
+        component="main"
+        sx={{ minHeight: '100dvh', display: 'grid', placeItems: 'center', bgcolor: 'background.default', px: 2, py: 4 }}
+      >
+        <Box sx={{ width: '100%', maxWidth: 460, display: 'grid', gap: 3, justifyItems: 'center' }}>
+          <BrandLogo />
+          <Paper variant="outlined" sx={{ width: '100%', p: { xs: 3, sm: 4 } }}>
+            {children}
+          </Paper>
+        </Box>
       </Box>
-    </Box>
+    </MuiProviders>
   );
 }

@@ -3,21 +3,36 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import type { User } from '@flotte/contract';
 import { useEffect, useState, type ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { PageLoader } from '../../components/page-loader';
 import { useAuth } from '../../lib/auth-store';
+import { restoreSession } from '../../lib/restore-session';
 import { withRoute } from '../../lib/safe-route';
 import { loadCurrentUser } from '../../lib/session';
 
 /**
- * Login guard of the logged and root layouts: without a token, go to /refresh with the full
- * current path (the refresh cookie may still hold a session); then load the user if needed.
+ * Login guard of the logged and root layouts. Without a token, the session is restored in place
+ * from the refresh cookie (main.tsx has usually started it already); without a session, the login
+ * page, keeping the full current path for after the login. Then the user is loaded if needed.
  */
 export function RequireAuth({ children }: { children: (user: User) => ReactNode }) {
   const { token, user, loggedOut } = useAuth();
   const location = useLocation();
+  const navigate = useNavigate();
   const [attempt, setAttempt] = useState(0);
   const [failedAttempt, setFailedAttempt] = useState(-1);
+  const current = `${location.pathname}${location.search}`;
+
+  useEffect(() => {
+    if (token || loggedOut) return;
+    let active = true;
+    void restoreSession().then((restored) => {
+      if (active && !restored) void navigate(withRoute('/', current), { replace: true });
+    });
+    return () => {
+      active = false;
+    };
+  }, [token, loggedOut, navigate, current]);
 
   useEffect(() => {
     if (!token || user) return;
@@ -30,12 +45,9 @@ export function RequireAuth({ children }: { children: (user: User) => ReactNode 
     };
   }, [token, user, attempt]);
 
-  if (!token) {
-    const target = loggedOut ? '/' : withRoute('/refresh', `${location.pathname}${location.search}`);
-    return <Navigate to={target} replace />;
-  }
-  if (user) return children(user);
-  if (failedAttempt === attempt) {
+  if (!token && loggedOut) return <Navigate to="/" replace />;
+  if (user && token) return children(user);
+  if (token && failedAttempt === attempt) {
     return (
       <Box component="main" sx={{ p: 4, maxWidth: 560, mx: 'auto' }}>
         <Alert

@@ -1,6 +1,3 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DocumentTitle } from '../document-title';
@@ -15,41 +12,29 @@ type ErrorPageProps = {
   action?: ReactNode;
 };
 
-/** Full-page error: big status code, message, and the way back. */
+/**
+ * Full-page error: big status code, message, and the way back. Plain elements and the entry's
+ * CSS (app/styles/base.css), not MUI: it is the router's error element, shown when a route's
+ * chunk could not load, so it must need nothing more to load.
+ */
 export function ErrorPage({ statusCode, message, title, messageLang, showHomeLink = false, action }: ErrorPageProps) {
   return (
-    <Box
-      component="main"
-      sx={{
-        minHeight: '100dvh',
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        justifyContent: 'center',
-        textAlign: 'center',
-        gap: 2,
-        px: 3,
-        bgcolor: 'background.default',
-      }}
-    >
+    <main className="fa-error">
       <DocumentTitle title={title} />
-      <Typography
-        aria-hidden
-        sx={{ fontSize: { xs: 72, sm: 112 }, fontWeight: 800, lineHeight: 1, color: 'primary.main', letterSpacing: -2 }}
-      >
+      <p aria-hidden className="fa-error__code">
         {statusCode}
-      </Typography>
-      <Typography component="h1" variant="h5" lang={messageLang} sx={{ fontWeight: 600, maxWidth: 560 }}>
+      </p>
+      <h1 lang={messageLang} className="fa-error__title">
         {message}
-      </Typography>
-      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', justifyContent: 'center', mt: 1 }}>
+      </h1>
+      <div className="fa-error__actions">
         {showHomeLink && (
-          <Button component={Link} to="/" variant="contained">
+          <Link to="/" className="fa-button fa-button--contained">
             Retour à l&apos;accueil
-          </Button>
+          </Link>
         )}
         {action}
-      </Box>
-    </Box>
+      </div>
+    </main>
   );
 }

@@ -1,4 +1,3 @@
-import Button from '@mui/material/Button';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { isChunkLoadError } from '../../lib/chunk-load-guard';
 import { ErrorPage } from './error-page';
@@ -51,9 +50,9 @@ export function RouteError() {
       showHomeLink={statusCode === 404}
       action={
         statusCode === 404 ? undefined : (
-          <Button variant="outlined" onClick={() => window.location.reload()}>
+          <button type="button" className="fa-button fa-button--outlined" onClick={() => window.location.reload()}>
             Recharger la page
-          </Button>
+          </button>
         )
       }
     />

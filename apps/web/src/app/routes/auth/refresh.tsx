@@ -3,9 +3,8 @@ import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { DocumentTitle } from '../../../components/document-title';
 import { PageLoader } from '../../../components/page-loader';
-import { refreshSession } from '../../../lib/api-client';
+import { restoreSession } from '../../../lib/restore-session';
 import { safeRoute, withRoute } from '../../../lib/safe-route';
-import { loadCurrentUser } from '../../../lib/session';
 import { PublicShell } from '../../layouts/public-shell';
 
 /** /refresh?route=…: restores the session from the refresh cookie, then returns to `route`. */
@@ -17,8 +16,7 @@ export default function RefreshRoute() {
   useEffect(() => {
     let active = true;
     void (async () => {
-      const refreshed = await refreshSession();
-      if (refreshed) await loadCurrentUser();
+      const refreshed = await restoreSession();
       if (!active) return;
       // Without a session, the login page keeps the destination for after the login.
       await navigate(refreshed ? route : withRoute('/', route), { replace: true });
