@@ -17,7 +17,7 @@ export const LOGIN_MESSAGES = {
 const EMAIL_MAX = 254;
 const PASSWORD_MAX = 200;
 /** zod 4's default e-mail pattern (z.email()). */
-const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 /** NUL or a lone surrogate: the contract's isSafeText refuses them. */
 // eslint-disable-next-line no-control-regex -- NUL is exactly what this refuses.
 const UNSAFE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
