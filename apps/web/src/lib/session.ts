@@ -1,27 +1,11 @@
-import {
-  LoginResponseSchema,
-  UpdateUserBodySchema,
-  UserSchema,
-  type LoginBody,
-  type UpdateUserBody,
-  type User,
-} from '@flotte/contract';
+import { UpdateUserBodySchema, UserSchema, type UpdateUserBody, type User } from '@flotte/contract';
 import { api } from './api-client';
 import { authStore } from './auth-store';
 
 // The current user lives in the auth store (with the token), not in the query cache:
 // guards, layouts and every feature read it synchronously.
 
-export async function login(body: LoginBody): Promise<User> {
-  const { tokens, user } = await api('/api/auth/login', {
-    method: 'POST',
-    body,
-    schema: LoginResponseSchema,
-    retryOnUnauthorized: false,
-  });
-  authStore.setSession(tokens.access_token, user);
-  return user;
-}
+// Logging in is features/auth/api/login.ts: the login page's cold load carries no zod (issue 10).
 
 let loadingUser: Promise<User | null> | null = null;
 

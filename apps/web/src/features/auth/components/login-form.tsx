@@ -1,98 +1,122 @@
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
-import Link from '@mui/material/Link';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { LoginBodySchema } from '@flotte/contract';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { Link as RouterLink } from 'react-router';
-import type { z } from 'zod';
-import { FormTextField } from '../../../components/form/form-text-field';
+import { useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { PlainAlert } from '../../../components/plain/plain-alert';
+import { PlainButton } from '../../../components/plain/plain-button';
+import { PlainField } from '../../../components/plain/plain-field';
+import { VisibilityIcon, VisibilityOffIcon } from '../../../components/plain/plain-icons';
 import { ApiError } from '../../../lib/api-error';
-import { useLogin } from '../api/login';
+import { login } from '../api/login';
+import { emailError, passwordError, validateLogin, type LoginErrors, type LoginField } from '../login-messages';
+import './login-form.css';
 
-type LoginInput = z.input<typeof LoginBodySchema>;
-type LoginOutput = z.output<typeof LoginBodySchema>;
+// Plain React state and plain elements: the login page's cold load carries neither MUI nor
+// react-hook-form, zod or TanStack Query (issue 10). It behaves as the form did with
+// react-hook-form: checked on submit, then again on each change; the first wrong field focused.
 
 const FIELDS = new Set<string>(['email', 'password']);
+const CHECKS: Record<LoginField, (value: string) => string | undefined> = { email: emailError, password: passwordError };
 
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [errors, setErrors] = useState<LoginErrors>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [apiMessage, setApiMessage] = useState<string | null>(null);
   const [showPassword, setShowPassword] = useState(false);
-  const login = useLogin();
-  const { control, handleSubmit, setError } = useForm<LoginInput, unknown, LoginOutput>({
-    resolver: zodResolver(LoginBodySchema),
-    defaultValues: { email: '', password: '' },
-  });
+  const sending = useRef(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
 
-  const onSubmit = handleSubmit(async (body) => {
+  const change = (field: LoginField) => (event: { target: { value: string } }) => {
+    const value = event.target.value;
+    setValues((current) => ({ ...current, [field]: value }));
+    // After a first submit, each change checks its field again (and clears the server's error on it).
+    if (submitted) setErrors((current) => ({ ...current, [field]: CHECKS[field](value) }));
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (sending.current) return;
+    setSubmitted(true);
+    const { errors: found, body } = validateLogin(values);
+    setErrors(found);
+    if (!body) {
+      (found.email ? emailRef : passwordRef).current?.focus();
+      return;
+    }
+    sending.current = true;
+    setPending(true);
+    setApiMessage(null);
     try {
-      await login.mutateAsync(body);
+      await login(body);
       onSuccess();
     } catch (error) {
       if (error instanceof ApiError) {
+        const onFields: LoginErrors = {};
         for (const detail of error.details) {
-          if (FIELDS.has(detail.path)) setError(detail.path as keyof LoginInput, { message: detail.message });
+          if (FIELDS.has(detail.path)) onFields[detail.path as LoginField] = detail.message;
         }
+        setErrors(onFields);
+        setApiMessage(error.message);
+      } else {
+        setApiMessage('Connexion impossible. Veuillez réessayer.');
       }
+    } finally {
+      sending.current = false;
+      setPending(false);
     }
-  });
-
-  const apiMessage = login.error
-    ? login.error instanceof ApiError
-      ? login.error.message
-      : 'Connexion impossible. Veuillez réessayer.'
-    : null;
+  };
 
   return (
-    <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2.5 }}>
-      {apiMessage && (
-        <Alert severity="error" role="alert">
-          {apiMessage}
-        </Alert>
-      )}
-      <FormTextField control={control} name="email" label="Adresse e-mail" type="email" autoComplete="email" autoFocus required />
-      <FormTextField
-        control={control}
+    <form className="login-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+      {apiMessage && <PlainAlert>{apiMessage}</PlainAlert>}
+      <PlainField
+        inputRef={emailRef}
+        name="email"
+        label="Adresse e-mail"
+        type="email"
+        autoComplete="email"
+        autoFocus
+        required
+        value={values.email}
+        onChange={change('email')}
+        error={errors.email}
+      />
+      <PlainField
+        inputRef={passwordRef}
         name="password"
         label="Mot de passe"
         type={showPassword ? 'text' : 'password'}
         autoComplete="current-password"
         required
-        slotProps={{
-          input: {
-            endAdornment: (
-              <InputAdornment position="end">
-                <IconButton
-                  aria-label={showPassword ? 'Masquer le mot de passe' : 'Afficher le mot de passe'}
-                  onClick={() => setShowPassword((shown) => !shown)}
-                  edge="end"
-                >
-                  {showPassword ? <VisibilityOff /> : <Visibility />}
-                </IconButton>
-              </InputAdornment>
-            ),
-          },
-        }}
+        value={values.password}
+        onChange={change('password')}
+        error={errors.password}
+        endAdornment={
+          <button
+            type="button"
+            className="pl-icon-button"
+            aria-label={showPassword ? 'Masquer le mot de passe' : 'Afficher le mot de passe'}
+            onClick={() => setShowPassword((shown) => !shown)}
+          >
+            {showPassword ? <VisibilityOffIcon /> : <VisibilityIcon />}
+          </button>
+        }
       />
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: -1 }}>
-        <Link component={RouterLink} to="/recover" variant="body2">
+      <div className="login-form__forgot">
+        <Link className="pl-link" to="/recover">
           Mot de passe oublié ?
         </Link>
-      </Box>
-      <Button type="submit" variant="contained" size="large" loading={login.isPending}>
+      </div>
+      <PlainButton type="submit" fullWidth loading={pending}>
         Se connecter
-      </Button>
-      <Box sx={{ textAlign: 'center', typography: 'body2', color: 'text.secondary' }}>
+      </PlainButton>
+      <div className="login-form__signup">
         Pas encore de compte ?{' '}
-        <Link component={RouterLink} to="/signup" sx={{ fontWeight: 600 }}>
+        <Link className="pl-link" to="/signup">
           Créer un compte
         </Link>
-      </Box>
-    </Box>
+      </div>
+    </form>
   );
 }
