@@ -117,6 +117,10 @@ if (postgresOk) {
 
 run('Build (contrat, web, API)', 'npm', ['run', 'build']);
 summary.push('✓ Build');
+// The JavaScript each page downloads cold, brotli, against the budgets of issue 10: a heavy import
+// fails here, naming the chunk and the import chain that brings it (scripts/size-budget.mjs).
+run('Budget de taille du web (JavaScript par page, brotli)', 'node', ['scripts/size-budget.mjs']);
+summary.push('✓ Budget de taille du web');
 // Real servers and commands on temporary data folders; the move to PostgreSQL needs the server.
 vitest('Processus réels : verrou, arrêts brutaux, sauvegardes, restauration', apiDir, ['--config', 'vitest.process.config.ts'], {
   PROCESS_TEST_DATABASE_URL: postgresOk ? TEST_DATABASE_URL : '',
