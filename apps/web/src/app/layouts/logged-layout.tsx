@@ -7,22 +7,40 @@ import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import type { User } from '@flotte/contract';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { SnackbarHost } from '../../components/snackbar/snackbar-host';
 import { useSwitchOrganization } from '../../features/organizations/api/switch-organization';
-import { OrganizationLoadingDialog } from '../../features/organizations/components/organization-loading-dialog';
-import { SupportDialog } from '../../features/support/components/support-dialog';
+import { withChunkReload } from '../../lib/chunk-load-guard';
 import { ROOT_MENU_WIDTH, SIDEBAR_WIDTH } from '../theme';
 import { MuiProviders } from '../providers';
 import { RequireAuth } from './require-auth';
 import { RootMenu } from './root-menu';
 import { Sidebar } from './sidebar';
 
+// Dialogs a person opens now and then: their code loads on the first opening, not with the page.
+const SupportDialog = lazy(
+  withChunkReload(async () => ({ default: (await import('../../features/support/components/support-dialog')).SupportDialog })),
+);
+const OrganizationLoadingDialog = lazy(
+  withChunkReload(async () => ({
+    default: (await import('../../features/organizations/components/organization-loading-dialog')).OrganizationLoadingDialog,
+  })),
+);
+
+/** True from the first time `open` is true: a lazy dialog stays mounted to play its closing transition. */
+function useOpenedOnce(open: boolean): boolean {
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  return opened;
+}
+
 function LoggedShell({ user }: { user: User }) {
   const [mobileOpen, setMobileOpen] = useState(false);
   const [supportOpen, setSupportOpen] = useState(false);
   const { switchOrganization, switching } = useSwitchOrganization();
+  const supportMounted = useOpenedOnce(supportOpen);
+  const switchingMounted = useOpenedOnce(switching);
   const isRoot = user.roles.includes('ROOT');
   const navWidth = SIDEBAR_WIDTH + (isRoot ? ROOT_MENU_WIDTH : 0);
 
@@ -115,8 +133,16 @@ function LoggedShell({ user }: { user: User }) {
         </Box>
       </Box>
 
-      <SupportDialog open={supportOpen} onClose={() => setSupportOpen(false)} />
-      <OrganizationLoadingDialog open={switching} />
+      {supportMounted && (
+        <Suspense fallback={null}>
+          <SupportDialog open={supportOpen} onClose={() => setSupportOpen(false)} />
+        </Suspense>
+      )}
+      {switchingMounted && (
+        <Suspense fallback={null}>
+          <OrganizationLoadingDialog open={switching} />
+        </Suspense>
+      )}
       <SnackbarHost />
     </Box>
   );
