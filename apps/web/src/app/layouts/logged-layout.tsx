@@ -15,8 +15,10 @@ import { withChunkReload } from '../../lib/chunk-load-guard';
 import { ROOT_MENU_WIDTH, SIDEBAR_WIDTH } from '../theme';
 import { MuiProviders } from '../providers';
 import { RequireAuth } from './require-auth';
-import { RootMenu } from './root-menu';
 import { Sidebar } from './sidebar';
+
+// The operator's icon menu (tooltips, so Popper): only ROOT users download it.
+const RootMenu = lazy(withChunkReload(async () => ({ default: (await import('./root-menu')).RootMenu })));
 
 // Dialogs a person opens now and then: their code loads on the first opening, not with the page.
 const SupportDialog = lazy(
@@ -46,7 +48,11 @@ function LoggedShell({ user }: { user: User }) {
 
   const navigation = (onNavigate?: () => void) => (
     <Box sx={{ display: 'flex', height: '100%' }}>
-      {isRoot && <RootMenu onNavigate={onNavigate} />}
+      {isRoot && (
+        <Suspense fallback={<Box sx={{ width: ROOT_MENU_WIDTH, flexShrink: 0 }} />}>
+          <RootMenu onNavigate={onNavigate} />
+        </Suspense>
+      )}
       <Sidebar
         user={user}
         onNavigate={onNavigate}
