@@ -5,6 +5,8 @@ import { CheckCircleOutlinedIcon } from '../../../components/plain/plain-icons';
 import { LoginForm } from '../../../features/auth/components/login-form';
 import { useAuth } from '../../../lib/auth-store';
 import { safeRoute } from '../../../lib/safe-route';
+import { prefetchRoute } from '../../route-prefetch';
+import { routes } from '../../router';
 import './login.css';
 
 // The first page of most visits, often on a phone: plain elements and a static CSS file, no MUI,
@@ -24,8 +26,12 @@ export default function LoginRoute() {
 
   if (token) return <Navigate to={target} replace />;
 
+  // Once the person starts typing, the page after the login (built on MUI, heavier) downloads
+  // while they finish: not before, so a visit that only looks costs a phone nothing more.
+  const prefetchTarget = () => prefetchRoute(routes, target);
+
   return (
-    <main className="login">
+    <main className="login" onInputCapture={prefetchTarget}>
       <DocumentTitle title="Connexion" />
       <div className="login__panel">
         <BrandLogo inverted />
