@@ -1,5 +1,6 @@
-import { z } from 'zod';
-import { EmailSchema, MAX_LENGTH, text } from './primitives.js';
+import { MAX_LENGTH } from './constants.js';
+import { EmailSchema, text } from './primitives.js';
+import { z } from './zod.js';
 import { UserSchema } from './users.js';
 
 export const LoginBodySchema = z.object({
@@ -37,7 +38,3 @@ export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
 export const RefreshResponseSchema = z.object({ tokens: TokensSchema });
 export type RefreshResponse = z.infer<typeof RefreshResponseSchema>;
-
-/** Header the web sends on cookie-authenticated calls: a cross-site form cannot set it. */
-export const CSRF_HEADER = 'x-requested-with';
-export const CSRF_HEADER_VALUE = 'flotteassur';

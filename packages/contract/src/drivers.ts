@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   ArchiveCountsSchema,
   pageSchema,
@@ -8,7 +7,9 @@ import {
   sortBySchema,
   registerRecordFields,
 } from './common.js';
+import { DRIVER_SORT_COLUMNS } from './constants.js';
 import { OptionalEmailSchema, personName } from './primitives.js';
+import { z } from './zod.js';
 
 export const DriverSchema = z.object({
   uuid: z.uuid(),
@@ -20,9 +21,6 @@ export const DriverSchema = z.object({
   ...registerRecordFields,
 });
 export type Driver = z.infer<typeof DriverSchema>;
-
-export const DRIVER_SORT_COLUMNS = ['lastName', 'firstName', 'email', 'phone', 'createdAt'] as const;
-export type DriverSortColumn = (typeof DRIVER_SORT_COLUMNS)[number];
 
 export const ListDriversQuerySchema = PaginatedSearchQuerySchema.extend({
   withArchived: QueryBooleanSchema,

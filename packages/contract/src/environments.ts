@@ -1,7 +1,8 @@
-import { z } from 'zod';
 import { AvatarSchema, pageSchema, PaginatedSearchQuerySchema } from './common.js';
-import { EmailSchema, integer, MAX_LENGTH, optionalText, optionalUrl, requiredText, UuidSchema } from './primitives.js';
+import { MAX_LENGTH } from './constants.js';
+import { EmailSchema, integer, optionalText, optionalUrl, requiredText, UuidSchema } from './primitives.js';
 import { OrganizationSummarySchema } from './users.js';
+import { z } from './zod.js';
 
 export const TierSchema = z.object({
   uuid: z.uuid(),

@@ -1,7 +1,16 @@
+// The contract: zod schemas (one module per feature + common.ts, primitives.ts) and, in modules free
+// of zod, the constants, labels, formatters and rules the web uses outside its forms (decision 015).
+// "sideEffects": false (package.json) lets the web's bundler leave out the schema modules, and zod,
+// wherever only those are imported.
+export * from './constants.js';
+export * from './labels.js';
+export * from './format.js';
+export * from './rules.js';
+export * from './plates.js';
+export * from './phones.js';
 export * from './primitives.js';
 export * from './common.js';
 export * from './money.js';
-export * from './plates.js';
 export * from './auth.js';
 export * from './users.js';
 export * from './organizations.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /** An amount in euros with at most two decimals, never negative; the API stores it in cents. */
 export const EurosSchema = z
@@ -6,12 +6,3 @@ export const EurosSchema = z
   .min(0, { error: 'Le montant ne peut pas être négatif' })
   .max(100_000_000, { error: 'Montant trop élevé' })
   .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, { error: 'Le montant a au plus deux décimales (centimes)' });
-
-export const eurosToCents = (euros: number) => Math.round(euros * 100);
-export const centsToEuros = (cents: number) => cents / 100;
-
-const euroFormat = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
-/** 1 234,56 € */
-export function formatEuros(amount: number | null | undefined): string {
-  return amount === null || amount === undefined ? '' : euroFormat.format(amount);
-}

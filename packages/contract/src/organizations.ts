@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { AvatarSchema, pageSchema, PaginatedSearchQuerySchema } from './common.js';
 import { UuidSchema } from './primitives.js';
 import { OrganizationSummarySchema } from './users.js';
+import { z } from './zod.js';
 
 export const OrganizationSchema = OrganizationSummarySchema;
 export type Organization = z.infer<typeof OrganizationSchema>;

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import { DATE_MAX, DATE_MIN, MAX_LENGTH } from './constants.js';
+import { isSafeText, UNSAFE_TEXT_MESSAGE } from './rules.js';
+import { z } from './zod.js';
 
 /**
  * The building blocks of every value a client sends (decision 013). A field is declared with one
@@ -6,53 +8,6 @@ import { z } from 'zod';
  * without a maximum, with a character PostgreSQL refuses, or with a date it cannot store:
  * such an input is a French 400 naming the field, never a 500.
  */
-
-/** Maximum lengths, by use. The e-mail's is RFC 5321's; the others leave room for real values. */
-export const MAX_LENGTH = {
-  /** A person's first or last name. */
-  name: 100,
-  /** A title, a label, a city, a brand. */
-  label: 120,
-  /** An e-mail address (RFC 5321: 254 characters in a path). */
-  email: 254,
-  /** A reference or identifier from another system (claim number, product id). */
-  reference: 60,
-  /** A phone number as typed, before it is parsed. */
-  phone: 40,
-  /** A search term. */
-  search: 200,
-  /** Free text: descriptions, comments. */
-  freeText: 2000,
-  /** A web address. */
-  url: 2048,
-  /** A password as typed. */
-  password: 200,
-  /** A list of codes in a query string (types=VP,VUL). */
-  codeList: 500,
-  /** A uuid (36) and an ISO date (10): their formats are fixed, the maximum says so in OpenAPI. */
-  uuid: 36,
-  date: 10,
-} as const;
-
-/** The dates a field accepts unless it says otherwise (PostgreSQL has no year 0). */
-export const DATE_MIN = '1900-01-01';
-export const DATE_MAX = '2100-12-31';
-
-/** The largest page number a list accepts: beyond it no register has rows, and the offset stays small. */
-export const MAX_PAGE = 1_000_000;
-
-/**
- * NUL (PostgreSQL text cannot hold it) and a lone surrogate (not Unicode: the driver would store
- * U+FFFD in its place). A surrogate pair is a valid character outside the BMP (emoji…).
- */
-// eslint-disable-next-line no-control-regex -- NUL is exactly what this refuses.
-const UNSAFE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-export function isSafeText(value: string): boolean {
-  return !UNSAFE_CHARACTER.test(value);
-}
-
-export const UNSAFE_TEXT_MESSAGE = 'caractère non autorisé (caractère nul ou caractère Unicode incomplet)';
 
 const prefixed = (label: string | undefined, message: string) => (label ? `${label} : ${message}` : message.charAt(0).toUpperCase() + message.slice(1));
 

@@ -1,8 +1,7 @@
-import { z } from 'zod';
+import { REPORT_DESCRIPTION_MAX, REPORT_TITLE_MAX } from './constants.js';
 import { requiredText } from './primitives.js';
+import { z } from './zod.js';
 
-export const REPORT_DESCRIPTION_MAX = 800;
-export const REPORT_TITLE_MAX = 150;
 export const ReportTypeSchema = z.enum(['bug', 'suggestion'], { error: 'Type de signalement invalide' });
 export type ReportType = z.infer<typeof ReportTypeSchema>;
 

@@ -1,13 +1,14 @@
-import { z } from 'zod';
-import { pageSchema, PaginatedSearchQuerySchema, QueryBooleanSchema, sortBySchema, todayIso, registerRecordFields } from './common.js';
-import { IsoDateSchema, isoDate, MAX_LENGTH, optionalText, reference, requiredRef, UuidSchema } from './primitives.js';
+import { pageSchema, PaginatedSearchQuerySchema, QueryBooleanSchema, sortBySchema, registerRecordFields } from './common.js';
+import { MAX_LENGTH, RESPONSIBILITY_RATES, SINISTER_SORT_COLUMNS } from './constants.js';
+import { todayIso } from './format.js';
 import { EurosSchema } from './money.js';
+import { IsoDateSchema, isoDate, optionalText, reference, requiredRef, UuidSchema } from './primitives.js';
+import { z } from './zod.js';
 
 export const GuaranteeSchema = z.object({ uuid: z.uuid(), label: z.string() });
 export type Guarantee = z.infer<typeof GuaranteeSchema>;
 export const GuaranteeListSchema = z.array(GuaranteeSchema);
 
-export const RESPONSIBILITY_RATES = [0, 25, 50, 75, 100] as const;
 export const ResponsibilityRateSchema = z
   .union(RESPONSIBILITY_RATES.map((r) => z.literal(r)) as unknown as [z.ZodLiteral<0>, z.ZodLiteral<25>, z.ZodLiteral<50>, z.ZodLiteral<75>, z.ZodLiteral<100>], {
     error: 'Taux de responsabilité : 0, 25, 50, 75 ou 100 %',
@@ -37,8 +38,6 @@ export const SinisterSchema = z.object({
   ...registerRecordFields,
 });
 export type Sinister = z.infer<typeof SinisterSchema>;
-
-export const SINISTER_SORT_COLUMNS = ['sinisterDate', 'sinisterIntermediateRef', 'city', 'totalCost', 'immatriculation', 'createdAt'] as const;
 
 export const ListSinistersQuerySchema = PaginatedSearchQuerySchema.extend({
   /** Guarantee uuid (the spelling is the API's). */

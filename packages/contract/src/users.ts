@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import { AvatarSchema, PhoneSchema } from './common.js';
-import { isSafeText, MAX_LENGTH, optionalText, UNSAFE_TEXT_MESSAGE, UuidSchema } from './primitives.js';
+import { MAX_LENGTH, ROLES } from './constants.js';
+import { optionalText, UuidSchema } from './primitives.js';
+import { isSafeText, UNSAFE_TEXT_MESSAGE } from './rules.js';
+import { z } from './zod.js';
 
-export const ROLES = ['ROOT', 'SUPERADMIN', 'ADMIN', 'USER'] as const;
 export const RoleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof RoleSchema>;
 
 export const EnvironmentRefSchema = z.object({ uuid: z.uuid(), title: z.string() });
 export type EnvironmentRef = z.infer<typeof EnvironmentRefSchema>;
@@ -60,11 +60,3 @@ export const UpdateUserBodySchema = z.strictObject(
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `Champ non modifiable : ${issue.keys.join(', ')}` : undefined) },
 );
 export type UpdateUserBody = z.input<typeof UpdateUserBodySchema>;
-
-/** Best role label, in the priority of SPEC section 6. */
-export function bestRoleLabel(roles: readonly Role[]): string {
-  if (roles.includes('ROOT')) return 'Root';
-  if (roles.includes('SUPERADMIN')) return 'Superadmin';
-  if (roles.includes('ADMIN')) return 'Administrateur';
-  return 'Utilisateur';
-}

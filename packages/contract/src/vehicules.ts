@@ -1,33 +1,15 @@
-import { z } from 'zod';
 import { ArchiveCountsSchema, pageSchema, PaginatedSearchQuerySchema, QueryBooleanSchema, sortBySchema, registerRecordFields } from './common.js';
-import { IsoDateSchema, MAX_LENGTH, requiredText, SearchSchema, text } from './primitives.js';
+import { MAX_LENGTH, VEHICULE_SORT_COLUMNS } from './constants.js';
+import { VEHICULE_TYPES, type VehiculeTypeCode } from './labels.js';
 import { normalizePlate } from './plates.js';
+import { IsoDateSchema, requiredText, SearchSchema, text } from './primitives.js';
+import { vehiculeDateIssues } from './rules.js';
+import { z } from './zod.js';
 
-/** Vehicle categories of DOMAIN.md: `type` holds the code. */
-export const VEHICULE_TYPES = [
-  { code: 'VP', label: 'VP (véhicule particulier)' },
-  { code: 'VUL', label: 'VUL (utilitaire léger ≤ 3,5 t)' },
-  { code: 'PL', label: 'PL (poids lourd > 3,5 t)' },
-  { code: 'TRACTEUR', label: 'Tracteur routier' },
-  { code: 'AUTOCAR', label: 'Autocar / bus' },
-  { code: 'REMORQUE_LEGERE', label: 'Remorque ≤ 3,5 t' },
-  { code: 'REMORQUE_LOURDE', label: 'Remorque > 3,5 t' },
-  { code: 'SEMI_REMORQUE', label: 'Semi-remorque' },
-  { code: 'DEUX_ROUES_125', label: '2-roues ≤ 125 cm³' },
-  { code: 'DEUX_ROUES_PLUS', label: '2-roues > 125 cm³' },
-  { code: 'ENGIN_CHANTIER', label: 'Engin de chantier / manutention' },
-  { code: 'ENGIN_AGRICOLE', label: 'Engin agricole' },
-  { code: 'AUTRE', label: 'Autre' },
-] as const;
-export type VehiculeTypeCode = (typeof VEHICULE_TYPES)[number]['code'];
 const TYPE_CODES = VEHICULE_TYPES.map((t) => t.code) as unknown as [VehiculeTypeCode, ...VehiculeTypeCode[]];
 export const VehiculeTypeSchema = z.enum(TYPE_CODES, {
   error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? 'La catégorie est obligatoire' : 'Catégorie de véhicule inconnue'),
 });
-
-export function vehiculeTypeLabel(code: string | null | undefined): string {
-  return VEHICULE_TYPES.find((t) => t.code === code)?.label ?? '';
-}
 
 export const VehiculeSchema = z.object({
   uuid: z.uuid(),
@@ -45,8 +27,6 @@ export const VehiculeSchema = z.object({
   ...registerRecordFields,
 });
 export type Vehicule = z.infer<typeof VehiculeSchema>;
-
-export const VEHICULE_SORT_COLUMNS = ['immatriculation', 'brand', 'model', 'type', 'circulationDate', 'entryDate', 'exitDate', 'createdAt'] as const;
 
 /** Filters shared by the list and the bulk category change. */
 export const VehiculeFilterQuerySchema = z.object({
@@ -118,18 +98,6 @@ const vehiculeFields = {
 };
 
 type DateFields = { circulationDate?: string | null; entryDate?: string | null; exitDate?: string | null };
-/** entryDate ≤ exitDate and circulationDate ≤ entryDate, when both are known. */
-export function vehiculeDateIssues(v: DateFields): { path: 'exitDate' | 'entryDate'; message: string }[] {
-  const issues: { path: 'exitDate' | 'entryDate'; message: string }[] = [];
-  if (v.entryDate && v.exitDate && v.entryDate > v.exitDate) {
-    issues.push({ path: 'exitDate', message: "La date de sortie doit être postérieure ou égale à la date d'entrée" });
-  }
-  if (v.circulationDate && v.entryDate && v.circulationDate > v.entryDate) {
-    issues.push({ path: 'entryDate', message: "La date d'entrée dans la flotte ne peut précéder la mise en circulation" });
-  }
-  return issues;
-}
-
 function checkDates(v: DateFields, ctx: z.RefinementCtx) {
   for (const issue of vehiculeDateIssues(v)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
 }

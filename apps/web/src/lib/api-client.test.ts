@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DriverChoicePageSchema, UserSchema } from '@flotte/contract';
 import { apiErrorBody, mockFetch } from '../test/mock-fetch';
 import { makeUser } from '../test/fixtures';
-import { api, apiHeld, refreshSession, retryAfterSeconds } from './api-client';
+import { api, apiHeld, isErrorEnvelope, refreshSession, retryAfterSeconds } from './api-client';
 import { ApiError } from './api-error';
 import { authStore } from './auth-store';
 import { onSessionExpired } from './session-expiry';
@@ -189,5 +189,44 @@ describe('api client: an overloaded server', () => {
     const inFive = new Date(Date.now() + 5_000).toUTCString();
     expect(retryAfterSeconds(inFive)).toBeGreaterThanOrEqual(4);
     expect(retryAfterSeconds(inFive)).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('api client: answers read without zod (decision 015)', () => {
+  it('answers the JSON of a call given no schema, and nothing for a 204', async () => {
+    mockFetch([
+      { path: '/api/guarantees', body: [{ uuid: 'g1', label: 'Bris de glace' }] },
+      { method: 'DELETE', path: '/api/driver/1/hard', status: 204 },
+    ]);
+    await expect(api<{ uuid: string; label: string }[]>('/api/guarantees')).resolves.toEqual([{ uuid: 'g1', label: 'Bris de glace' }]);
+    await expect(api('/api/driver/1/hard', { method: 'DELETE' })).resolves.toBeUndefined();
+  });
+
+  it('says so in French when the body is not JSON', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('<html>proxy</html>', { status: 200 })));
+    await expect(api('/api/auth/me')).rejects.toMatchObject({ status: 200, message: 'Réponse inattendue du serveur. Veuillez réessayer.' });
+  });
+
+  it('checks the answer against the schema given in development and tests', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    mockFetch([{ path: '/api/auth/me', body: { uuid: 'pas un uuid' } }]);
+    await expect(api('/api/auth/me', { schema: UserSchema })).rejects.toMatchObject({ message: 'Réponse inattendue du serveur. Veuillez réessayer.' });
+    expect(warn).toHaveBeenCalled();
+  });
+
+  it('reads the error envelope by hand, and a malformed one as no envelope', async () => {
+    expect(isErrorEnvelope(apiErrorBody(400, 'Données invalides', [{ path: 'title', message: 'Le titre est obligatoire' }]))).toBe(true);
+    expect(isErrorEnvelope(apiErrorBody(404, 'Introuvable'))).toBe(true);
+    expect(isErrorEnvelope({ statusCode: 400, error: 'Bad Request', message: 'x', details: [{ path: 1, message: 'x' }] })).toBe(false);
+    expect(isErrorEnvelope({ statusCode: '400', error: 'Bad Request', message: 'x' })).toBe(false);
+    expect(isErrorEnvelope(null)).toBe(false);
+    mockFetch([{ path: '/api/vehicule', status: 500, body: { message: 'sans statusCode' } }]);
+    await expect(api('/api/vehicule')).rejects.toMatchObject({ status: 500, message: 'Une erreur est survenue (code 500). Veuillez réessayer.' });
+  });
+
+  it('refuses a refresh answer without its access token', async () => {
+    mockFetch([{ method: 'POST', path: '/api/auth/refresh-token', body: { tokens: {} } }]);
+    await expect(refreshSession()).resolves.toBe(false);
+    expect(authStore.getState().token).toBeNull();
   });
 });

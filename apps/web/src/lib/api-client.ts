@@ -1,4 +1,7 @@
-import { CSRF_HEADER, CSRF_HEADER_VALUE, ErrorSchema, RefreshResponseSchema } from '@flotte/contract';
+// No zod at run time here (decision 015): this module is on every page's first load, the login's
+// included. The server validates each answer against the contract before sending it; the contract's
+// schemas check the answers again in development and in the web's tests only.
+import { CSRF_HEADER, CSRF_HEADER_VALUE, type ApiError as ErrorEnvelope, type RefreshResponse } from '@flotte/contract';
 import type { z } from 'zod';
 import { ApiError } from './api-error';
 import { authStore } from './auth-store';
@@ -10,7 +13,11 @@ export type ApiOptions<T> = {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   body?: unknown;
   query?: Record<string, QueryValue>;
-  /** Contract schema the response is parsed with; without one the body is ignored. */
+  /**
+   * The contract's schema of the answer, checked in development and tests only: pass it as
+   * `import.meta.env.DEV ? XxxSchema : undefined` so the production build drops it, and zod with it.
+   * The answer is typed T either way (`api<T>()` or inferred from the schema).
+   */
   schema?: z.ZodType<T>;
   signal?: AbortSignal;
   /** Auth calls (login, logout) answer 401 themselves: no refresh-and-retry for them. */
@@ -48,13 +55,31 @@ async function send(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** The API's error envelope `{ statusCode, error, message, details? }` (ErrorSchema), checked by hand. */
+export function isErrorEnvelope(body: unknown): body is ErrorEnvelope {
+  return (
+    isRecord(body) &&
+    Number.isInteger(body.statusCode) &&
+    typeof body.error === 'string' &&
+    typeof body.message === 'string' &&
+    (body.details === undefined ||
+      (Array.isArray(body.details) && body.details.every((d) => isRecord(d) && typeof d.path === 'string' && typeof d.message === 'string')))
+  );
+}
+
+/** The refresh answer `{ tokens: { access_token } }` (RefreshResponseSchema), checked by hand. */
+function isRefreshResponse(body: unknown): body is RefreshResponse {
+  return isRecord(body) && isRecord(body.tokens) && typeof body.tokens.access_token === 'string';
+}
+
 async function toApiError(res: Response): Promise<ApiError> {
   const body: unknown = await res.json().catch(() => null);
-  const envelope = ErrorSchema.safeParse(body);
   const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
-  if (envelope.success) {
-    const { statusCode, error, message, details } = envelope.data;
-    return new ApiError(statusCode, message, error, details ?? [], retryAfter);
+  if (isErrorEnvelope(body)) {
+    const { statusCode, error, message, details = [] } = body;
+    return new ApiError(statusCode, message, error, details.map(({ path, message: text }) => ({ path, message: text })), retryAfter);
   }
   const message = res.status === 503 ? UNAVAILABLE : `Une erreur est survenue (code ${res.status}). Veuillez réessayer.`;
   return new ApiError(res.status, message, res.statusText, [], retryAfter);
@@ -70,9 +95,9 @@ async function requestNewToken(): Promise<boolean> {
       headers: { accept: 'application/json', [CSRF_HEADER]: CSRF_HEADER_VALUE },
     });
     if (!res.ok) return false;
-    const parsed = RefreshResponseSchema.safeParse(await res.json());
-    if (!parsed.success) return false;
-    authStore.setToken(parsed.data.tokens.access_token);
+    const body: unknown = await res.json();
+    if (!isRefreshResponse(body)) return false;
+    authStore.setToken(body.tokens.access_token);
     return true;
   } catch {
     return false;
@@ -131,23 +156,37 @@ async function authorizedFetch(path: string, options: Omit<ApiOptions<unknown>, 
   return res;
 }
 
-async function parseBody<T>(res: Response, schema: z.ZodType<T>, method: string, path: string): Promise<T> {
-  const json: unknown = await res.json().catch(() => undefined);
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    console.warn(`Réponse de ${method} ${path} non conforme au contrat`, parsed.error.issues);
+/**
+ * The answer's JSON, typed T: the server sent it through the same contract schema (serializer of
+ * fastify-type-provider-zod), so the wire JSON already is the schema's output. An empty body (204)
+ * is undefined; a body that is not JSON is an ApiError. In development and tests, `schema` checks it.
+ */
+async function readBody<T>(res: Response, schema: z.ZodType<T> | undefined, method: string, path: string): Promise<T> {
+  if (res.status === 204) return undefined as T;
+  let json: unknown;
+  try {
+    const text = await res.text();
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
     throw new ApiError(res.status, UNEXPECTED_RESPONSE, 'Unexpected Response');
   }
-  return parsed.data;
+  if (import.meta.env.DEV && schema) {
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      console.warn(`Réponse de ${method} ${path} non conforme au contrat`, parsed.error.issues);
+      throw new ApiError(res.status, UNEXPECTED_RESPONSE, 'Unexpected Response');
+    }
+    return parsed.data;
+  }
+  return json as T;
 }
 
-/** Calls the API (same origin, under /api) and returns the response parsed by `schema`. */
+/** Calls the API (same origin, under /api) and returns its answer, typed T (decision 015). */
 export async function api<T = void>(path: string, options: ApiOptions<T> = {}): Promise<T> {
   const { method = 'GET', schema } = options;
   const res = await authorizedFetch(path, options);
   if (!res.ok) throw await toApiError(res);
-  if (!schema || res.status === 204) return undefined as T;
-  return parseBody(res, schema, method, path);
+  return readBody(res, schema, method, path);
 }
 
 /** An answer the web app holds, with the ETag it came with (a list page, a page of choices). */
@@ -159,12 +198,12 @@ export type Held<T> = { data: T; etag: string | null };
  * for the same query itself (`If-None-Match`), and a 304 (no body) means that answer is still
  * the current one: it is kept as it is, the same object, so nothing on screen re-renders.
  */
-export async function apiHeld<T>(path: string, options: Omit<ApiOptions<T>, 'method' | 'body' | 'schema'> & { schema: z.ZodType<T>; held?: Held<T> }): Promise<Held<T>> {
+export async function apiHeld<T>(path: string, options: Omit<ApiOptions<T>, 'method' | 'body'> & { held?: Held<T> }): Promise<Held<T>> {
   const { held, schema } = options;
   const res = await authorizedFetch(path, options, held?.etag ? { 'if-none-match': held.etag } : {});
   if (res.status === 304 && held) return held;
   if (!res.ok) throw await toApiError(res);
-  return { data: await parseBody(res, schema, 'GET', path), etag: res.headers.get('etag') };
+  return { data: await readBody(res, schema, 'GET', path), etag: res.headers.get('etag') };
 }
 
 /** Tests only: forget a pending refresh. */

@@ -1,3 +1,4 @@
+import { formatFrenchPhone } from '@flotte/contract';
 import dayjs from 'dayjs';
 import 'dayjs/locale/fr';
 
@@ -11,8 +12,38 @@ export function formatDate(value: string | Date | null | undefined): string {
 }
 
 // The contract owns these rules, so the web shows exactly what the API validates:
-// phones (E.164 in, `06 12 34 56 78` out), amounts (`1 234,56 €`) and plates (`AB-123-CD`).
-export { formatEuros, formatPhone, formatPlate } from '@flotte/contract';
+// amounts (`1 234,56 €`) and plates (`AB-123-CD`), phones (E.164 in, `06 12 34 56 78` out).
+export { formatEuros, formatPlate } from '@flotte/contract';
+
+type PhoneFormatter = (e164: string) => string;
+let anyCountry: PhoneFormatter | null = null;
+let loadingAnyCountry: Promise<PhoneFormatter> | null = null;
+
+/**
+ * libphonenumber (about 30 kB brotli) comes only for a number of another country than France, on
+ * its own (decision 015): the contract's formatPhone, in a chunk of its own.
+ */
+export function loadPhoneFormatter(): Promise<PhoneFormatter> {
+  loadingAnyCountry ??= import('./phone-format-any-country').then(({ formatPhone }) => {
+    anyCountry = formatPhone;
+    return formatPhone;
+  });
+  return loadingAnyCountry;
+}
+
+/**
+ * An E.164 number the French way, exactly as the contract's formatPhone (libphonenumber) writes it:
+ * `06 12 34 56 78` for France, with no library; international (`+44 20 7946 0958`) for another
+ * country once libphonenumber has loaded, which this starts: until then, the E.164 as stored.
+ */
+export function formatPhone(e164: string | null | undefined): string {
+  if (!e164) return '';
+  const french = formatFrenchPhone(e164);
+  if (french !== null) return french;
+  if (anyCountry) return anyCountry(e164);
+  void loadPhoneFormatter().catch(() => undefined);
+  return e164;
+}
 
 /** `plural(12, 'véhicule')` → '12 véhicules'. French: 0 and 1 take the singular. */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {

@@ -1,6 +1,6 @@
 import type { ArchiveCountsSchema, pageSchema } from '@flotte/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { api, apiHeld, type ApiOptions, type Held } from './api-client';
 import { invalidateAfterWrite, queryKeys, type RegisterName } from './query-keys';
 
@@ -14,7 +14,11 @@ export type RegisterRecord = { uuid: string; isArchived: boolean };
 export type RegisterPage<TRecord> = z.output<ReturnType<typeof pageSchema<z.ZodType<TRecord>>>> &
   Partial<z.output<typeof ArchiveCountsSchema>>;
 
-/** The contract's schemas of a register: its record, its page, its list query and its write bodies. */
+/**
+ * The contract's schemas of a register: its record, its page, its list query and its write bodies.
+ * They give the register's types; at run time they serve in development and tests only, to check
+ * the answers (decision 015).
+ */
 export type RegisterSchemas = {
   record: z.ZodType<RegisterRecord>;
   page: z.ZodType<RegisterPage<RegisterRecord>>;
@@ -26,6 +30,17 @@ export type RegisterSchemas = {
   archive?: z.ZodType<unknown, object>;
 };
 
+export type RegisterDeclaration<S extends RegisterSchemas> = {
+  /** Its pages carry `nbInActivity` and `nbOfArchived` (ArchiveCountsSchema; the claims' do not). */
+  archiveCounts: boolean;
+  /**
+   * `import.meta.env.DEV ? { record: XxxSchema, … } : undefined`: the types come from the schemas,
+   * and the production build drops them, and zod with them. The server has validated every answer
+   * against the same schemas before sending it.
+   */
+  schemas: S | undefined;
+};
+
 type QueryParams = NonNullable<ApiOptions<unknown>['query']>;
 
 /** What a query holding an answer with its ETag shows: the answer. */
@@ -35,15 +50,18 @@ export function heldData<T>(held: Held<T>): T {
 
 /**
  * A register's fetchers, queryOptions and mutation hooks, from its path and its contract schemas.
- * Every write invalidates what it affects (lib/query-keys.ts); responses are parsed by the
- * contract, so a feature's api file is one declaration:
+ * Every write invalidates what it affects (lib/query-keys.ts); answers are typed by the contract
+ * (and checked by it in development), so a feature's api file is one declaration:
  *
  * ```ts
- * export const driversApi = registerApi('drivers', '/api/driver', { record: DriverSchema, page: DriverPageSchema, ... });
+ * export const driversApi = registerApi('drivers', '/api/driver', {
+ *   archiveCounts: true,
+ *   schemas: import.meta.env.DEV ? { record: DriverSchema, page: DriverPageSchema, ... } : undefined,
+ * });
  * const page = driversApi.useList(list.apiQuery);
  * ```
  */
-export function registerApi<S extends RegisterSchemas>(register: RegisterName, path: `/api/${string}`, schemas: S) {
+export function registerApi<S extends RegisterSchemas>(register: RegisterName, path: `/api/${string}`, { archiveCounts, schemas }: RegisterDeclaration<S>) {
   type TRecord = z.output<S['record']>;
   type Page = z.output<S['page']> & RegisterPage<TRecord>;
   /** The list query as the contract takes it: page, limit, search, sortBy, archive flags, filters. */
@@ -51,8 +69,8 @@ export function registerApi<S extends RegisterSchemas>(register: RegisterName, p
   type ArchiveQuery = S['archive'] extends z.ZodType ? z.input<S['archive']> : never;
 
   const keys = queryKeys[register];
-  const record = schemas.record as z.ZodType<TRecord>;
-  const page = schemas.page as z.ZodType<Page>;
+  const record = schemas?.record as z.ZodType<TRecord> | undefined;
+  const page = schemas?.page as z.ZodType<Page> | undefined;
 
   /** One page; with the page already held for this query, its ETag is sent and a 304 keeps it. */
   function getPage(query: ListQuery, signal?: AbortSignal, held?: Held<Page>): Promise<Held<Page>> {
@@ -78,7 +96,7 @@ export function registerApi<S extends RegisterSchemas>(register: RegisterName, p
     register,
     keys,
     /** The pages carry `nbInActivity` and `nbOfArchived` (the claims' do not): 'Actifs (38)'. */
-    archiveCounts: schemas.page instanceof z.ZodObject && 'nbInActivity' in schemas.page.shape,
+    archiveCounts,
     getPage,
     listQueryOptions,
     /** One page for the register's screen, keyed on its URL state. */

@@ -1,4 +1,5 @@
-import { UpdateUserBodySchema, UserSchema, type UpdateUserBody, type User } from '@flotte/contract';
+import { UserSchema, type UpdateUserBodySchema, type User } from '@flotte/contract';
+import type { z } from 'zod';
 import { api } from './api-client';
 import { authStore } from './auth-store';
 
@@ -11,7 +12,8 @@ let loadingUser: Promise<User | null> | null = null;
 
 /** GET /api/auth/me into the store; a failure is logged and leaves the user null (SPEC 8). */
 export function loadCurrentUser(): Promise<User | null> {
-  loadingUser ??= api('/api/auth/me', { schema: UserSchema })
+  // The contract's schema checks the answer in development and tests only (decision 015).
+  loadingUser ??= api('/api/auth/me', { schema: import.meta.env.DEV ? UserSchema : undefined })
     .then((user) => {
       authStore.setUser(user);
       return user;
@@ -27,14 +29,17 @@ export function loadCurrentUser(): Promise<User | null> {
   return loadingUser;
 }
 
-/** PATCH /api/user/{uuid} on the current user; the answer replaces the stored user. */
-export async function updateCurrentUser(body: UpdateUserBody): Promise<User> {
+/**
+ * PATCH /api/user/{uuid} on the current user; the answer replaces the stored user. `body` is
+ * already valid (the account form's resolver output, a uuid): the API validates it again.
+ */
+export async function updateCurrentUser(body: z.output<typeof UpdateUserBodySchema>): Promise<User> {
   const me = authStore.getState().user;
   if (!me) throw new Error('Aucun utilisateur connecté');
   const user = await api(`/api/user/${me.uuid}`, {
     method: 'PATCH',
-    body: UpdateUserBodySchema.parse(body),
-    schema: UserSchema,
+    body,
+    schema: import.meta.env.DEV ? UserSchema : undefined,
   });
   authStore.setUser(user);
   return user;

@@ -89,8 +89,8 @@ describe('toApiQuery', () => {
 
 describe('useRegisterList', () => {
   const drivers = registerApi('drivers', '/api/driver', {
-    record: DriverSchema, page: DriverPageSchema, list: ListDriversQuerySchema,
-    create: CreateDriverBodySchema, update: UpdateDriverBodySchema,
+    archiveCounts: true,
+    schemas: { record: DriverSchema, page: DriverPageSchema, list: ListDriversQuerySchema, create: CreateDriverBodySchema, update: UpdateDriverBodySchema },
   });
   const useDriversList = () => useRegisterList({ api: drivers, sortColumns: DRIVER_SORT_COLUMNS, defaultSort: 'lastName' });
 

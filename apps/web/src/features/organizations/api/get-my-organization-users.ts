@@ -7,7 +7,7 @@ export function myOrganizationUsersQueryOptions(userUuid: string) {
   return queryOptions({
     queryKey: ['organization-users', 'mine', userUuid],
     queryFn: ({ signal }) =>
-      api('/api/organization-user', { query: { limit: MAX_LIMIT }, schema: OrganizationUserPageSchema, signal }),
+      api('/api/organization-user', { query: { limit: MAX_LIMIT }, schema: import.meta.env.DEV ? OrganizationUserPageSchema : undefined, signal }),
   });
 }
 

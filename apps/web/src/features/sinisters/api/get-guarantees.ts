@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 export function getGuarantees(signal?: AbortSignal) {
-  return api('/api/guarantees', { schema: GuaranteeListSchema, signal });
+  return api('/api/guarantees', { schema: import.meta.env.DEV ? GuaranteeListSchema : undefined, signal });
 }
 
 export function guaranteesQueryOptions() {

@@ -6,7 +6,7 @@ import { ApiError } from '../../../lib/api-error';
 /** GET /api/environment/current; null when the user belongs to no environment (404). */
 export async function getCurrentEnvironment(signal?: AbortSignal): Promise<Environment | null> {
   try {
-    return await api('/api/environment/current', { schema: EnvironmentSchema, signal });
+    return await api('/api/environment/current', { schema: import.meta.env.DEV ? EnvironmentSchema : undefined, signal });
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;

@@ -7,7 +7,7 @@ export function environmentSuperadminQueryOptions(environmentUuid: string) {
   return queryOptions({
     queryKey: ['environments', environmentUuid, 'superadmin'],
     queryFn: async ({ signal }) =>
-      (await api(`/api/environment-user/${environmentUuid}/superadmin`, { schema: SuperadminSchema, signal })) ?? null,
+      (await api(`/api/environment-user/${environmentUuid}/superadmin`, { schema: import.meta.env.DEV ? SuperadminSchema : undefined, signal })) ?? null,
   });
 }
 

@@ -4,7 +4,8 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { formatPhone, type Superadmin } from '@flotte/contract';
+import type { Superadmin } from '@flotte/contract';
+import { formatPhone } from '../../../lib/format';
 
 /** The superadmin looking after the user's environment: who to call. */
 export function SuperadminCard({ superadmin }: { superadmin: NonNullable<Superadmin> }) {

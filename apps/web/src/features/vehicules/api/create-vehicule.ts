@@ -7,5 +7,5 @@ import { api } from '../../../lib/api-client';
  * list to refresh here; the PATCH that completes the draft does it.
  */
 export function createEmptyVehicule() {
-  return api('/api/vehicule/create-empty', { method: 'POST', schema: VehiculeSchema });
+  return api('/api/vehicule/create-empty', { method: 'POST', schema: import.meta.env.DEV ? VehiculeSchema : undefined });
 }

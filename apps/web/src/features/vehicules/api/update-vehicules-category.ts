@@ -16,7 +16,7 @@ export type UpdateVehiculesCategoryInput = { type: VehiculeTypeCode; filters: Ve
 
 /** PATCH /api/vehicule/category/{type}?<filters>: every vehicle the filters match changes category. */
 export function updateVehiculesCategory({ type, filters }: UpdateVehiculesCategoryInput) {
-  return api(`/api/vehicule/category/${type}`, { method: 'PATCH', query: filters, schema: UpdateCategoryResponseSchema });
+  return api(`/api/vehicule/category/${type}`, { method: 'PATCH', query: filters, schema: import.meta.env.DEV ? UpdateCategoryResponseSchema : undefined });
 }
 
 export function useUpdateVehiculesCategory() {

@@ -1,0 +1,68 @@
+// Plain values shared by the schemas, the API and the web. No zod here: the web's list pages and
+// its login import these without loading zod (decision 015).
+
+/** Header the web sends on cookie-authenticated calls: a cross-site form cannot set it. */
+export const CSRF_HEADER = 'x-requested-with';
+export const CSRF_HEADER_VALUE = 'flotteassur';
+
+/** Maximum lengths, by use. The e-mail's is RFC 5321's; the others leave room for real values. */
+export const MAX_LENGTH = {
+  /** A person's first or last name. */
+  name: 100,
+  /** A title, a label, a city, a brand. */
+  label: 120,
+  /** An e-mail address (RFC 5321: 254 characters in a path). */
+  email: 254,
+  /** A reference or identifier from another system (claim number, product id). */
+  reference: 60,
+  /** A phone number as typed, before it is parsed. */
+  phone: 40,
+  /** A search term. */
+  search: 200,
+  /** Free text: descriptions, comments. */
+  freeText: 2000,
+  /** A web address. */
+  url: 2048,
+  /** A password as typed. */
+  password: 200,
+  /** A list of codes in a query string (types=VP,VUL). */
+  codeList: 500,
+  /** A uuid (36) and an ISO date (10): their formats are fixed, the maximum says so in OpenAPI. */
+  uuid: 36,
+  date: 10,
+} as const;
+
+/** The dates a field accepts unless it says otherwise (PostgreSQL has no year 0). */
+export const DATE_MIN = '1900-01-01';
+export const DATE_MAX = '2100-12-31';
+
+/** The largest page number a list accepts: beyond it no register has rows, and the offset stays small. */
+export const MAX_PAGE = 1_000_000;
+
+export const PAGE_SIZE = 10;
+export const MAX_LIMIT = 1000;
+
+/**
+ * A form's choice of a register's records (the claim's vehicle, its driver…): it loads this many
+ * at once; when the register holds more, the field searches the server as the user types.
+ */
+export const CHOICES_LIMIT = 200;
+
+/** Filtered lists count at most this many rows: an exact count of a million claims costs seconds. */
+export const COUNT_CAP = 1000;
+
+export const ROLES = ['ROOT', 'SUPERADMIN', 'ADMIN', 'USER'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const DRIVER_SORT_COLUMNS = ['lastName', 'firstName', 'email', 'phone', 'createdAt'] as const;
+export type DriverSortColumn = (typeof DRIVER_SORT_COLUMNS)[number];
+
+export const VEHICULE_SORT_COLUMNS = ['immatriculation', 'brand', 'model', 'type', 'circulationDate', 'entryDate', 'exitDate', 'createdAt'] as const;
+
+export const SINISTER_SORT_COLUMNS = ['sinisterDate', 'sinisterIntermediateRef', 'city', 'totalCost', 'immatriculation', 'createdAt'] as const;
+
+/** A claim's responsibility rate, in %. */
+export const RESPONSIBILITY_RATES = [0, 25, 50, 75, 100] as const;
+
+export const REPORT_DESCRIPTION_MAX = 800;
+export const REPORT_TITLE_MAX = 150;
