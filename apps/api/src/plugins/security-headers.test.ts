@@ -115,6 +115,17 @@ describe('security headers', () => {
       const asset = await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      // A script carries what applies to a script, not the page's policies (bytes on every file).
+      expect(asset.headers['x-content-type-options']).toBe('nosniff');
+      expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(asset.headers['content-security-policy']).toBeUndefined();
+      expect(asset.headers['x-frame-options']).toBeUndefined();
+      expect(asset.headers['last-modified']).toBeUndefined();
+      // A build file that is not there is a 404 in the envelope, never the app's page.
+      const missing = await app.inject({ method: 'GET', url: '/assets/index-old999.js' });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.headers['content-type']).toMatch(/application\/json/);
+      expect(missing.json()).toMatchObject({ statusCode: 404 });
       const page = await app.inject({ method: 'GET', url: '/vehicules' });
       expect(page.statusCode).toBe(200);
       expect(page.headers['cache-control']).toBe('no-cache');

@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { isWebAsset } from './security-headers.js';
 
 /**
  * Serves the built web app (pre-compressed by its build) from the same port as the API.
- * Any GET outside /api that is not a file gets index.html: the client router decides, and
+ * Any GET outside /api and /assets that is not a file gets index.html: the client router decides, and
  * shows its own 404 page for unknown routes.
  */
 export async function registerWeb(app: FastifyInstance, webDist: string) {
@@ -19,13 +20,17 @@ export async function registerWeb(app: FastifyInstance, webDist: string) {
     preCompressed: true,
     wildcard: false,
     index: false,
+    // Hashed names change with their content: the ETag revalidates index.html, a date adds nothing.
+    lastModified: false,
     setHeaders(res, filePath) {
       // Hashed assets never change; index.html must always be revalidated.
       res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   app.get('/*', { schema: { hide: true } }, (request, reply) => {
-    if (request.url === '/api' || request.url.startsWith('/api/')) return reply.callNotFound();
+    // A build file that does not exist (an old build's chunk) is a 404, never the app's page: the
+    // web app's chunk guard reloads on it, and the page must not go out with an asset's headers.
+    if (request.url === '/api' || request.url.startsWith('/api/') || isWebAsset(request.url)) return reply.callNotFound();
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
   return true;
