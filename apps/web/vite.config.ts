@@ -18,5 +18,16 @@ export default defineConfig({
   preview: { proxy: api },
   // The manifest (dist/.vite/, never served: dot folder) tells scripts/size-budget.mjs which
   // chunks each route loads.
-  build: { sourcemap: false, chunkSizeWarningLimit: 600, manifest: true },
+  build: {
+    sourcemap: false,
+    chunkSizeWarningLimit: 600,
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'boot', tags: ['$initial'] }],
+        },
+      },
+    },
+  },
 });
