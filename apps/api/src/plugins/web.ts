@@ -1,13 +1,15 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { isWebAsset } from './security-headers.js';
+import { webPages, type ViteManifest } from './web-pages.js';
 
 /**
  * Serves the built web app (pre-compressed by its build) from the same port as the API.
  * Any GET outside /api and /assets that is not a file gets index.html: the client router decides, and
- * shows its own 404 page for unknown routes.
+ * shows its own 404 page for unknown routes. A route's page gets index.html naming the chunks that
+ * route loads (web-pages.ts), so they download beside the entry.
  */
 export async function registerWeb(app: FastifyInstance, webDist: string) {
   const root = path.resolve(webDist);
@@ -15,6 +17,9 @@ export async function registerWeb(app: FastifyInstance, webDist: string) {
     app.log.warn({ root }, 'web build not found: only the API is served');
     return false;
   }
+  const manifestFile = path.join(root, '.vite', 'manifest.json');
+  const manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as ViteManifest) : null;
+  const pageFor = webPages(readFileSync(path.join(root, 'index.html'), 'utf8'), manifest);
   await app.register(fastifyStatic, {
     root,
     preCompressed: true,
@@ -31,7 +36,10 @@ export async function registerWeb(app: FastifyInstance, webDist: string) {
     // A build file that does not exist (an old build's chunk) is a 404, never the app's page: the
     // web app's chunk guard reloads on it, and the page must not go out with an asset's headers.
     if (request.url === '/api' || request.url.startsWith('/api/') || isWebAsset(request.url)) return reply.callNotFound();
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const page = pageFor(request.url.split('?')[0]!);
+    reply.header('cache-control', 'no-cache').header('etag', page.etag);
+    if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
+    return reply.type('text/html; charset=utf-8').send(page.html);
   });
   return true;
 }

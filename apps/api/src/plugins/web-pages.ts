@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+
+/** The part of Vite's build manifest (apps/web/dist/.vite/manifest.json) read here. */
+export type ViteManifest = Record<string, { file: string; imports?: string[]; css?: string[]; isEntry?: boolean }>;
+
+/** A page of the web app as served: its HTML and that HTML's ETag. */
+export type WebPage = Readonly<{ html: string; etag: string }>;
+
+// The web app's routes follow one convention (apps/web/src/app/router.tsx): the page at `/name` is
+// `src/app/routes/app/name.tsx` under the logged layout, or `src/app/routes/auth/name.tsx` under the
+// public layout; `/` is the login page. Knowing it, the server names in the HTML of each page the
+// chunks its route will load, so the browser downloads them beside the entry instead of after it
+// (one round trip less before the first paint on a phone, issue 10).
+const LOGGED_LAYOUT = 'src/app/layouts/logged-layout.tsx';
+const PUBLIC_LAYOUT = 'src/app/layouts/public-layout.tsx';
+const LOGIN = 'src/app/routes/auth/login.tsx';
+
+/** The route modules `/name` renders, by the convention above; null for any other path. */
+export function routeModules(pathname: string, manifest: ViteManifest): string[] | null {
+  if (pathname === '/') return manifest[LOGIN] ? [PUBLIC_LAYOUT, LOGIN] : null;
+  const name = /^\/([a-z][a-z0-9-]*)\/?$/.exec(pathname)?.[1];
+  if (!name) return null;
+  const logged = `src/app/routes/app/${name}.tsx`;
+  if (manifest[logged]) return [LOGGED_LAYOUT, logged];
+  const publicPage = `src/app/routes/auth/${name}.tsx`;
+  if (manifest[publicPage]) return [PUBLIC_LAYOUT, publicPage];
+  return null;
+}
+
+const etagOf = (html: string) => `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+/**
+ * The HTML of every page of the web app, computed once from the built index.html and the manifest:
+ * for a route's page, `<link rel="modulepreload">` for each script its modules import statically
+ * and `<link rel="stylesheet">` for their styles, beyond what index.html already loads. Answers
+ * index.html as built for any other path (the client router shows its 404 page).
+ */
+export function webPages(indexHtml: string, manifest: ViteManifest | null): (pathname: string) => WebPage {
+  const plain: WebPage = Object.freeze({ html: indexHtml, etag: etagOf(indexHtml) });
+  if (!manifest || !indexHtml.includes('</head>')) return () => plain;
+
+  const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+  const closure = (keys: string[]) => {
+    const seen = new Set<string>();
+    const stack = [...keys];
+    while (stack.length > 0) {
+      const key = stack.pop()!;
+      if (seen.has(key) || !manifest[key]) continue;
+      seen.add(key);
+      stack.push(...(manifest[key].imports ?? []));
+    }
+    return seen;
+  };
+  const loaded = closure(entry ? [entry] : []);
+  const pages = new Map<string, WebPage>();
+
+  return (pathname) => {
+    const modules = routeModules(pathname, manifest);
+    if (!modules) return plain;
+    const key = modules.join('|');
+    let page = pages.get(key);
+    if (!page) {
+      const chunks = [...closure(modules)].filter((chunk) => !loaded.has(chunk));
+      const scripts = chunks.map((chunk) => manifest[chunk]!.file).filter((file) => /\.m?js$/.test(file));
+      const styles = [...new Set(chunks.flatMap((chunk) => manifest[chunk]!.css ?? []))];
+      const links = [
+        ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}">`),
+        ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${escapeAttribute(file)}">`),
+      ];
+      const html = links.length === 0 ? indexHtml : indexHtml.replace('</head>', `    ${links.join('\n    ')}\n  </head>`);
+      page = Object.freeze({ html, etag: etagOf(html) });
+      pages.set(key, page);
+    }
+    return page;
+  };
+}
