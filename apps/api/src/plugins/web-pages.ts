@@ -68,7 +68,8 @@ export function webPages(indexHtml: string, manifest: ViteManifest | null): (pat
         ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}">`),
         ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${escapeAttribute(file)}">`),
       ];
-      const html = links.length === 0 ? indexHtml : indexHtml.replace('</head>', `    ${links.join('\n    ')}\n  </head>`);
+      const html =
+        links.length === 0 ? indexHtml : indexHtml.replace(/([ \t]*)<\/head>/, (_, indent: string) => `${indent}  ${links.join(`\n${indent}  `)}\n${indent}</head>`);
       page = Object.freeze({ html, etag: etagOf(html) });
       pages.set(key, page);
     }
