@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { createTestDatabase } from '../../test/test-app.js';
-import { routeModules, webPages, type ViteManifest } from './web-pages.js';
+import { publicRouteModules, webPages, type ViteManifest } from './web-pages.js';
 
 const INDEX = '<!doctype html>\n<html lang="fr">\n  <head>\n    <script type="module" crossorigin src="/assets/index-e1.js"></script>\n  </head>\n  <body><div id="root"></div></body>\n</html>\n';
 
@@ -28,36 +28,39 @@ const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" 
 const styles = (html: string) => [...html.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
 
 describe('web pages', () => {
-  it('maps a path to its layout and page by the routes’ convention, and nothing else', () => {
-    expect(routeModules('/', MANIFEST)).toEqual(['src/app/layouts/public-layout.tsx', 'src/app/routes/auth/login.tsx']);
-    expect(routeModules('/vehicules', MANIFEST)).toEqual(['src/app/layouts/logged-layout.tsx', 'src/app/routes/app/vehicules.tsx']);
-    expect(routeModules('/vehicules/', MANIFEST)).toEqual(['src/app/layouts/logged-layout.tsx', 'src/app/routes/app/vehicules.tsx']);
-    expect(routeModules('/recover', MANIFEST)).toEqual(['src/app/layouts/public-layout.tsx', 'src/app/routes/auth/recover.tsx']);
-    for (const other of ['/nimporte-quoi', '/vehicules/12', '/../etc', '/Vehicules', '/%2e%2e', '/assets']) expect(routeModules(other, MANIFEST)).toBeNull();
+  it('maps a public path to its layout and page by the routes’ convention, and nothing else', () => {
+    expect(publicRouteModules('/', MANIFEST)).toEqual(['src/app/layouts/public-layout.tsx', 'src/app/routes/auth/login.tsx']);
+    expect(publicRouteModules('/recover', MANIFEST)).toEqual(['src/app/layouts/public-layout.tsx', 'src/app/routes/auth/recover.tsx']);
+    expect(publicRouteModules('/recover/', MANIFEST)).toEqual(['src/app/layouts/public-layout.tsx', 'src/app/routes/auth/recover.tsx']);
+    // A logged page's route chunks would compete with the entry on a slow link: no preloads.
+    for (const other of ['/vehicules', '/dashboard', '/nimporte-quoi', '/recover/12', '/../etc', '/Recover', '/%2e%2e', '/assets']) {
+      expect(publicRouteModules(other, MANIFEST)).toBeNull();
+    }
   });
 
-  it('names the chunks a page’s route loads, beyond the entry’s, and their styles', () => {
+  it('names the chunks a public page’s route loads, beyond the entry’s, and their styles', () => {
     const pageFor = webPages(INDEX, MANIFEST);
-    const vehicules = pageFor('/vehicules').html;
-    expect(preloads(vehicules).sort()).toEqual(['/assets/logged-layout-l1.js', '/assets/mui-m1.js', '/assets/table-t1.js', '/assets/vehicules-v1.js']);
-    expect(vehicules).not.toContain('react-r1.js');
-    expect(vehicules.indexOf('modulepreload')).toBeLessThan(vehicules.indexOf('</head>'));
+    const recover = pageFor('/recover').html;
+    expect(preloads(recover).sort()).toEqual(['/assets/mui-m1.js', '/assets/public-layout-p1.js', '/assets/recover-x1.js']);
+    expect(recover).not.toContain('react-r1.js');
+    expect(recover.indexOf('modulepreload')).toBeLessThan(recover.indexOf('</head>'));
 
     const login = pageFor('/').html;
     expect(preloads(login).sort()).toEqual(['/assets/brand-b1.js', '/assets/login-g1.js', '/assets/public-layout-p1.js']);
     expect(styles(login).sort()).toEqual(['/assets/brand-s2.css', '/assets/login-s1.css']);
 
     expect(pageFor('/nimporte-quoi').html).toBe(INDEX);
-    expect(pageFor('/vehicules').etag).not.toBe(pageFor('/').etag);
-    expect(pageFor('/vehicules')).toBe(pageFor('/vehicules'));
+    expect(pageFor('/vehicules').html).toBe(INDEX);
+    expect(pageFor('/recover').etag).not.toBe(pageFor('/').etag);
+    expect(pageFor('/')).toBe(pageFor('/'));
   });
 
   it('serves index.html as built without a manifest', () => {
     const pageFor = webPages(INDEX, null);
-    expect(pageFor('/vehicules').html).toBe(INDEX);
+    expect(pageFor('/').html).toBe(INDEX);
   });
 
-  it('answers each page with its preloads, the page’s security headers, an ETag and a 304 on a match', async () => {
+  it('answers the login page with its preloads, a logged page as built, the page’s security headers, an ETag and a 304 on a match', async () => {
     const dist = mkdtempSync(path.join(tmpdir(), 'flotte-web-pages-'));
     mkdirSync(path.join(dist, 'assets'));
     mkdirSync(path.join(dist, '.vite'));
@@ -67,16 +70,16 @@ describe('web pages', () => {
     const database = await createTestDatabase();
     const app = await buildApp(loadConfig({ APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', WEB_DIST: dist }), database, { logger: false });
     try {
-      const page = await app.inject({ method: 'GET', url: '/vehicules?types=VP' });
+      const page = await app.inject({ method: 'GET', url: '/?route=%2Fvehicules' });
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
       expect(page.headers['cache-control']).toBe('no-cache');
       expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-      expect(preloads(page.body)).toContain('/assets/vehicules-v1.js');
-      const again = await app.inject({ method: 'GET', url: '/vehicules', headers: { 'if-none-match': String(page.headers.etag) } });
+      expect(preloads(page.body)).toContain('/assets/login-g1.js');
+      const again = await app.inject({ method: 'GET', url: '/', headers: { 'if-none-match': String(page.headers.etag) } });
       expect(again.statusCode).toBe(304);
       expect(again.body).toBe('');
-      const unknown = await app.inject({ method: 'GET', url: '/nimporte-quoi' });
+      const unknown = await app.inject({ method: 'GET', url: '/vehicules' });
       expect(unknown.statusCode).toBe(200);
       expect(unknown.body).toBe(INDEX);
       // The manifest stays private (a dot folder of the build).

@@ -6,25 +6,20 @@ export type ViteManifest = Record<string, { file: string; imports?: string[]; cs
 /** A page of the web app as served: its HTML and that HTML's ETag. */
 export type WebPage = Readonly<{ html: string; etag: string }>;
 
-// The web app's routes follow one convention (apps/web/src/app/router.tsx): the page at `/name` is
-// `src/app/routes/app/name.tsx` under the logged layout, or `src/app/routes/auth/name.tsx` under the
-// public layout; `/` is the login page. Knowing it, the server names in the HTML of each page the
+// The web app's public routes follow one convention (apps/web/src/app/router.tsx): the page at
+// `/name` is `src/app/routes/auth/name.tsx` under the public layout; `/` is the login page. Knowing it, the server names in the HTML of each page the
 // chunks its route will load, so the browser downloads them beside the entry instead of after it
 // (one round trip less before the first paint on a phone, issue 10).
-const LOGGED_LAYOUT = 'src/app/layouts/logged-layout.tsx';
 const PUBLIC_LAYOUT = 'src/app/layouts/public-layout.tsx';
 const LOGIN = 'src/app/routes/auth/login.tsx';
 
-/** The route modules `/name` renders, by the convention above; null for any other path. */
-export function routeModules(pathname: string, manifest: ViteManifest): string[] | null {
+/** The route modules of the public page at `pathname`, by the convention above; null for any other path. */
+export function publicRouteModules(pathname: string, manifest: ViteManifest): string[] | null {
   if (pathname === '/') return manifest[LOGIN] ? [PUBLIC_LAYOUT, LOGIN] : null;
   const name = /^\/([a-z][a-z0-9-]*)\/?$/.exec(pathname)?.[1];
   if (!name) return null;
-  const logged = `src/app/routes/app/${name}.tsx`;
-  if (manifest[logged]) return [LOGGED_LAYOUT, logged];
   const publicPage = `src/app/routes/auth/${name}.tsx`;
-  if (manifest[publicPage]) return [PUBLIC_LAYOUT, publicPage];
-  return null;
+  return manifest[publicPage] ? [PUBLIC_LAYOUT, publicPage] : null;
 }
 
 const etagOf = (html: string) => `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
@@ -32,7 +27,7 @@ const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
 
 /**
  * The HTML of every page of the web app, computed once from the built index.html and the manifest:
- * for a route's page, `<link rel="modulepreload">` for each script its modules import statically
+ * for a public page, `<link rel="modulepreload">` for each script its modules import statically
  * and `<link rel="stylesheet">` for their styles, beyond what index.html already loads. Answers
  * index.html as built for any other path (the client router shows its 404 page).
  */
@@ -56,7 +51,7 @@ export function webPages(indexHtml: string, manifest: ViteManifest | null): (pat
   const pages = new Map<string, WebPage>();
 
   return (pathname) => {
-    const modules = routeModules(pathname, manifest);
+    const modules = publicRouteModules(pathname, manifest);
     if (!modules) return plain;
     const key = modules.join('|');
     let page = pages.get(key);

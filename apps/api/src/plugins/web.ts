@@ -8,8 +8,8 @@ import { webPages, type ViteManifest } from './web-pages.js';
 /**
  * Serves the built web app (pre-compressed by its build) from the same port as the API.
  * Any GET outside /api and /assets that is not a file gets index.html: the client router decides, and
- * shows its own 404 page for unknown routes. A route's page gets index.html naming the chunks that
- * route loads (web-pages.ts), so they download beside the entry.
+ * shows its own 404 page for unknown routes. The login page (and the other public pages) get index.html
+ * naming the chunks their route loads (web-pages.ts), so they download beside the entry.
  */
 export async function registerWeb(app: FastifyInstance, webDist: string) {
   const root = path.resolve(webDist);

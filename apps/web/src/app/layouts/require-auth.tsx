@@ -2,7 +2,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import type { User } from '@flotte/contract';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { PageLoader } from '../../components/page-loader';
 import { useAuth } from '../../lib/auth-store';
@@ -16,7 +16,9 @@ import { loadCurrentUser } from '../../lib/session';
  * page, keeping the full current path for after the login. Then the user is loaded if needed.
  */
 export function RequireAuth({ children }: { children: (user: User) => ReactNode }) {
-  const { token, user, loggedOut } = useAuth();
+  // Deferred: when the session arrives, the whole logged page renders in a transition, in slices a
+  // phone's main thread can interleave with input, not in one long task (issue 10).
+  const { token, user, loggedOut } = useDeferredValue(useAuth());
   const location = useLocation();
   const navigate = useNavigate();
   const [attempt, setAttempt] = useState(0);
