@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import type { User } from '@flotte/contract';
 import { lazy, Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
-import { SnackbarHost } from '../../components/snackbar/snackbar-host';
+import { LazySnackbarHost } from '../../components/snackbar/lazy-snackbar-host';
 import { useSwitchOrganization } from '../../features/organizations/api/switch-organization';
 import { withChunkReload } from '../../lib/chunk-load-guard';
 import { ROOT_MENU_WIDTH, SIDEBAR_WIDTH } from '../theme';
@@ -149,7 +149,7 @@ function LoggedShell({ user }: { user: User }) {
           <OrganizationLoadingDialog open={switching} />
         </Suspense>
       )}
-      <SnackbarHost />
+      <LazySnackbarHost />
     </Box>
   );
 }
