@@ -12,8 +12,9 @@
  * - A logged-in page is loaded cold, as a person reopening the app: no access token, only the
  *   refresh cookie. The cookie comes from a login through the API before each run (one cookie
  *   serves one run: the refresh rotates it, and presenting it again revokes the session) and
- *   reaches Chromium through Lighthouse's extra headers. The web app then goes through /refresh
- *   and back to the page; a run whose final URL is not the page (sent to the login page) is said
+ *   reaches Chromium through Lighthouse's extra headers. The web app then restores the session
+ *   in place (POST /api/auth/refresh-token, GET /api/auth/me, started by the entry while the
+ *   page's chunks download); a run whose final URL is not the page (sent to the login page) is said
  *   in the table.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
