@@ -2,15 +2,15 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import './app/styles/base.css';
-import { routes } from './app/router';
+import { needsSession, routes } from './app/router';
 import { reloadOnceForChunkError } from './lib/chunk-load-guard';
-import { isPublicPath, restoreSession } from './lib/restore-session';
+import { restoreSession } from './lib/restore-session';
 import { withRoute } from './lib/safe-route';
 import { onSessionExpired } from './lib/session-expiry';
 
 // A page behind the login opened cold: the session is restored from the refresh cookie while the
 // route's chunks download, not after them (the guard, RequireAuth, joins this same attempt).
-if (!isPublicPath(window.location.pathname)) void restoreSession();
+if (needsSession(window.location.pathname)) void restoreSession();
 
 // Vite's own preload helper reports a missing chunk here (e.g. a CSS file of an old build).
 window.addEventListener('vite:preloadError', (event) => {

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { RouteObject } from 'react-router';
+import { matchRoutes, type RouteObject } from 'react-router';
 import { NotFoundPage } from '../components/errors/not-found-page';
 import { RouteError } from '../components/errors/route-error';
 import { PageLoader } from '../components/page-loader';
@@ -11,6 +11,9 @@ function lazyComponent(importer: () => Promise<{ default: ComponentType }>) {
   const load = withChunkReload(importer);
   return async () => ({ Component: (await load()).default });
 }
+
+/** The logged layout's route: a page under it needs a session (main.tsx restores it at once). */
+export const LOGGED_ROUTE_ID = 'logged';
 
 export const routes: RouteObject[] = [
   {
@@ -27,6 +30,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
+        id: LOGGED_ROUTE_ID,
         lazy: lazyComponent(() => import('./layouts/logged-layout')),
         children: [
           { path: 'dashboard', lazy: lazyComponent(() => import('./routes/app/dashboard')) },
@@ -41,3 +45,8 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** Whether the page at `pathname` is behind the login (under the logged layout). */
+export function needsSession(pathname: string): boolean {
+  return matchRoutes(routes, pathname)?.some((match) => match.route.id === LOGGED_ROUTE_ID) ?? false;
+}

@@ -18,10 +18,3 @@ export function restoreSession(): Promise<boolean> {
   });
   return restoring;
 }
-
-/** Pages reachable without a session: a cold load there restores nothing. */
-const PUBLIC_PATHS = new Set(['/', '/refresh', '/recover', '/signup']);
-
-export function isPublicPath(pathname: string): boolean {
-  return PUBLIC_PATHS.has(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
-}
