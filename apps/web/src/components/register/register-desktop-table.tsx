@@ -5,6 +5,7 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import Skeleton from '@mui/material/Skeleton';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import { CellValue, isBlank, OpenRowLink, visuallyHidden } from './register-cells';
 import type { RegisterTableProps } from './register-table';
@@ -13,17 +14,19 @@ import { nextSort, parseSortBy } from './use-list-search-params';
 
 export type RegisterDesktopTableProps<TRow, TColumn extends string> = Pick<
   RegisterTableProps<TRow, TColumn>,
-  'label' | 'columns' | 'getRowId' | 'getRowLabel' | 'onOpenRow' | 'sortBy' | 'onSortChange'
+  'label' | 'columns' | 'getRowId' | 'getRowLabel' | 'onOpenRow' | 'onIntent' | 'sortBy' | 'onSortChange'
 > & {
   /** Empty while loading, failed or empty: the header stays, the state shows below it. */
   rows: readonly TRow[];
   /** Opens the row's menu; without it the table has no actions column. */
   onOpenMenu?: (row: TRow, anchor: HTMLElement) => void;
+  /** While the first page loads: this many placeholder rows, each as tall as a row of text. */
+  skeletonRows?: number;
 };
 
 /** The desktop table: sortable headers (aria-sort), the key column as row header, a menu per row. */
 export function RegisterDesktopTable<TRow, TColumn extends string>(props: RegisterDesktopTableProps<TRow, TColumn>) {
-  const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onOpenMenu, sortBy, onSortChange } = props;
+  const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onIntent, onOpenMenu, sortBy, onSortChange, skeletonRows = 0 } = props;
   const sort = parseSortBy(sortBy);
   return (
     <TableContainer>
@@ -62,6 +65,21 @@ export function RegisterDesktopTable<TRow, TColumn extends string>(props: Regist
             )}
           </TableRow>
         </TableHead>
+        {skeletonRows > 0 && (
+          // The cells and line height of real rows, so the rows arrive without moving anything.
+          <TableBody aria-hidden data-testid="register-skeleton">
+            {Array.from({ length: skeletonRows }, (_, index) => (
+              <TableRow key={index}>
+                {columns.map((column) => (
+                  <TableCell key={column.id}>
+                    <Skeleton variant="text" />
+                  </TableCell>
+                ))}
+                {onOpenMenu && <TableCell />}
+              </TableRow>
+            ))}
+          </TableBody>
+        )}
         {rows.length > 0 && (
           <TableBody>
             {rows.map((row) => (
@@ -77,7 +95,7 @@ export function RegisterDesktopTable<TRow, TColumn extends string>(props: Regist
                       sx={{ whiteSpace: column.noWrap ? 'nowrap' : undefined, fontWeight: index === 0 ? 600 : undefined }}
                     >
                       {index === 0 && !isBlank(value) ? (
-                        <OpenRowLink label={getRowLabel(row)} onOpen={onOpenRow && (() => onOpenRow(row))}>
+                        <OpenRowLink label={getRowLabel(row)} onOpen={onOpenRow && (() => onOpenRow(row))} onIntent={onIntent}>
                           {value}
                         </OpenRowLink>
                       ) : (
@@ -88,7 +106,7 @@ export function RegisterDesktopTable<TRow, TColumn extends string>(props: Regist
                 })}
                 {onOpenMenu && (
                   <TableCell align="right" sx={{ py: 0.5 }}>
-                    <RowActionsButton label={getRowLabel(row)} onOpen={(anchor) => onOpenMenu(row, anchor)} />
+                    <RowActionsButton label={getRowLabel(row)} onOpen={(anchor) => onOpenMenu(row, anchor)} onIntent={onIntent} />
                   </TableCell>
                 )}
               </TableRow>
