@@ -155,6 +155,19 @@ describe('<RegisterTable />', () => {
     expect(onRetry).toHaveBeenCalled();
   });
 
+  it('keeps the room of a full page while the first one loads: skeleton rows shaped like real rows, hidden from assistive tech', () => {
+    renderTable({ rows: [], total: 0, loading: true, rowActions: () => [] });
+    const skeleton = screen.getByTestId('register-skeleton');
+    expect(skeleton).toHaveAttribute('aria-hidden', 'true');
+    const rows = skeleton.querySelectorAll('tr');
+    expect(rows).toHaveLength(10);
+    // A cell per column and the actions' one, each holding one line of text: a real row's height.
+    for (const row of rows) {
+      expect(row.querySelectorAll('td')).toHaveLength(COLUMNS.length + 1);
+      expect(row.querySelectorAll('.MuiSkeleton-text')).toHaveLength(COLUMNS.length);
+    }
+  });
+
   it('opens a row from its key cell and offers its actions in a menu named after it', async () => {
     const ui = userEvent.setup();
     const view = vi.fn();
