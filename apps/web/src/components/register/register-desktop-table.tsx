@@ -31,7 +31,8 @@ export function RegisterDesktopTable<TRow, TColumn extends string>(props: Regist
   return (
     <TableContainer>
       <Table aria-label={label} size="medium" sx={{ minWidth: 640 }}>
-        <TableHead>
+        {/* Hidden (its room kept) until the rows arrive: the columns take their widths from the rows, so a header drawn before them would move. */}
+        <TableHead sx={skeletonRows > 0 ? { '& th': { visibility: 'hidden' } } : undefined}>
           <TableRow>
             {columns.map((column) => {
               const active = column.sortKey !== undefined && sort.column === column.sortKey;
