@@ -66,21 +66,6 @@ export function RegisterDesktopTable<TRow, TColumn extends string>(props: Regist
             )}
           </TableRow>
         </TableHead>
-        {skeletonRows > 0 && (
-          // The cells and line height of real rows, so the rows arrive without moving anything.
-          <TableBody aria-hidden data-testid="register-skeleton">
-            {Array.from({ length: skeletonRows }, (_, index) => (
-              <TableRow key={index}>
-                {columns.map((column) => (
-                  <TableCell key={column.id}>
-                    <Skeleton variant="text" />
-                  </TableCell>
-                ))}
-                {onOpenMenu && <TableCell />}
-              </TableRow>
-            ))}
-          </TableBody>
-        )}
         {rows.length > 0 && (
           <TableBody>
             {rows.map((row) => (
@@ -115,6 +100,30 @@ export function RegisterDesktopTable<TRow, TColumn extends string>(props: Regist
           </TableBody>
         )}
       </Table>
+      {skeletonRows > 0 && (
+        // Out of the table (its rows are the real ones only), each as tall as a row of text: a
+        // cell's 16 px padding above and below a body2 line, and its bottom border.
+        <Box aria-hidden data-testid="register-skeleton" sx={{ minWidth: 640 }}>
+          {Array.from({ length: skeletonRows }, (_, index) => (
+            <Box
+              key={index}
+              sx={{
+                display: 'grid',
+                gridTemplateColumns: `repeat(${columns.length}, minmax(0, 1fr))${onOpenMenu ? ' 64px' : ''}`,
+                borderBottom: 1,
+                borderColor: 'divider',
+                typography: 'body2',
+              }}
+            >
+              {columns.map((column) => (
+                <Box key={column.id} sx={{ p: 2 }}>
+                  <Skeleton variant="text" />
+                </Box>
+              ))}
+            </Box>
+          ))}
+        </Box>
+      )}
     </TableContainer>
   );
 }
