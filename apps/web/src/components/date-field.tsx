@@ -1,17 +1,18 @@
+import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
+import { frFR } from '@mui/x-date-pickers/locales';
 import type { DateValidationError } from '@mui/x-date-pickers/models';
 import dayjs, { type Dayjs } from 'dayjs';
+import 'dayjs/locale/fr';
 import { useImperativeHandle, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { formatDate } from '../lib/format';
+import { INVALID_DATE, INVALID_DATE_MESSAGE } from './date-field-values';
 
-/**
- * What a date field reports while the typed date is incomplete or impossible (31/02): not an ISO
- * date, so a contract schema refuses it (a form cannot be sent) and a filter keeps its last date.
- */
-export const INVALID_DATE = 'date-invalide';
+export { INVALID_DATE, INVALID_DATE_MESSAGE };
 
-/** Said under a date field holding INVALID_DATE. */
-export const INVALID_DATE_MESSAGE = 'Date incomplète ou invalide (JJ/MM/AAAA)';
+/** The pickers' French texts ('Effacer la valeur', 'Jour', 'Choisir une date'…). */
+const FRENCH_TEXTS = frFR.components.MuiLocalizationProvider.defaultProps.localeText;
 
 /** Dates before this are typing accidents (the year section reads 0002 while typing 2025). */
 const MIN_DATE = '1900-01-01';
@@ -70,8 +71,20 @@ function pickerMessage(error: DateValidationError, minDate: string, maxDate?: st
  * calendar) for the contract's ISO dates. It keeps what is being typed on its own, so an
  * incomplete date is never lost when its owner holds on to the last valid one (a URL filter
  * does), and says in French what is wrong with the date once the user leaves the field.
+ *
+ * It brings its own French LocalizationProvider: the app's providers carry no date-picker code,
+ * so this module (and @mui/x-date-pickers) loads only with a form or filter that shows a date.
+ * Visible with a list, use LazyDateField (lazy-date-field.tsx) to keep it out of the first load.
  */
-export function DateField({
+export function DateField(props: DateFieldProps) {
+  return (
+    <LocalizationProvider dateAdapter={AdapterDayjs} adapterLocale="fr" localeText={FRENCH_TEXTS}>
+      <FrenchDateField {...props} />
+    </LocalizationProvider>
+  );
+}
+
+function FrenchDateField({
   label,
   value,
   onChange,

@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import type { ArchiveView } from './use-list-search-params';
@@ -21,7 +22,16 @@ export type ArchiveFilterProps = {
 };
 
 function withCount(text: string, count: number | undefined) {
-  return count === undefined ? text : `${text} (${count.toLocaleString('fr-FR')})`;
+  if (count === undefined) return text;
+  return (
+    <>
+      {text}{' '}
+      {/* Room for two digits, so the '(0)' shown while the list loads gives way to '(17)' without moving the next button. */}
+      <Box component="span" sx={{ display: 'inline-block', minWidth: '4ch', textAlign: 'left', fontVariantNumeric: 'tabular-nums' }}>
+        ({count.toLocaleString('fr-FR')})
+      </Box>
+    </>
+  );
 }
 
 /** 'Actifs' / 'Archivés' switch of an archivable register (drivers, vehicles, claims). */

@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadDateField } from '../lazy-date-field';
 import { renderWithProviders } from '../../test/render';
 import { PERIOD_TYPING_DELAY_MS, PeriodFilter, type Period } from './period-filter';
 
@@ -33,6 +34,9 @@ function setup(initial: Period, clearable = false) {
 }
 
 describe('<PeriodFilter />', () => {
+  // The pickers arrive after the list (LazyDateField): fetched once, up front.
+  beforeAll(() => loadDateField());
+
   it('applies a typed date once the user pauses, not at each keystroke', async () => {
     const { type, onChange } = setup({ start: '2026-01-01', end: '2026-06-30' });
     const typedAt = Date.now();

@@ -1,7 +1,8 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useEffect, useEffectEvent, useId, useState } from 'react';
-import { DateField, INVALID_DATE } from '../date-field';
+import { INVALID_DATE } from '../date-field-values';
+import { LazyDateField } from '../lazy-date-field';
 
 /** Typing a date fires a change per section: the list waits for the pause. */
 export const PERIOD_TYPING_DELAY_MS = 600;
@@ -32,7 +33,8 @@ function isReady(value: string | null, clearable: boolean): boolean {
 /**
  * 'Du … au …' of a register's filters. What is being typed stays here until it makes a readable,
  * ordered period; a date chosen in the calendar applies at once, a typed one once the user
- * pauses, so the list never searches a half-typed year.
+ * pauses, so the list never searches a half-typed year. The pickers arrive just after the list
+ * (LazyDateField), in fields of the same size.
  */
 export function PeriodFilter({ legend, start, end, onChange, clearable = false }: PeriodFilterProps) {
   const legendId = useId();
@@ -69,7 +71,7 @@ export function PeriodFilter({ legend, start, end, onChange, clearable = false }
         {legend}
       </Typography>
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr 1fr', sm: '200px 200px' }, gap: 1 }}>
-        <DateField
+        <LazyDateField
           name="start"
           label="Du"
           size="small"
@@ -77,7 +79,7 @@ export function PeriodFilter({ legend, start, end, onChange, clearable = false }
           value={draft.start}
           onChange={(value, { picked }) => setDraft({ ...draft, start: value, picked })}
         />
-        <DateField
+        <LazyDateField
           name="end"
           label="Au"
           size="small"

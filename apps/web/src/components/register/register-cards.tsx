@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Fragment } from 'react';
@@ -38,7 +39,7 @@ export function MobileSortSelect<TRow, TColumn extends string>({
 
 /** Below 600 px: one card per row, titled by the row's name, its values as a label/value list. */
 export function RegisterCards<TRow, TColumn extends string>(props: Omit<RegisterDesktopTableProps<TRow, TColumn>, 'sortBy' | 'onSortChange'>) {
-  const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onOpenMenu } = props;
+  const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onIntent, onOpenMenu } = props;
   return (
     <Box component="ul" aria-label={label} sx={{ listStyle: 'none', m: 0, p: 0 }}>
       {rows.map((row, rowIndex) => (
@@ -49,11 +50,11 @@ export function RegisterCards<TRow, TColumn extends string>(props: Omit<Register
         >
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
             <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 700, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
-              <OpenRowLink label={getRowLabel(row)} onOpen={onOpenRow && (() => onOpenRow(row))}>
+              <OpenRowLink label={getRowLabel(row)} onOpen={onOpenRow && (() => onOpenRow(row))} onIntent={onIntent}>
                 {getRowLabel(row)}
               </OpenRowLink>
             </Typography>
-            {onOpenMenu && <RowActionsButton label={getRowLabel(row)} onOpen={(anchor) => onOpenMenu(row, anchor)} />}
+            {onOpenMenu && <RowActionsButton label={getRowLabel(row)} onOpen={(anchor) => onOpenMenu(row, anchor)} onIntent={onIntent} />}
           </Box>
           <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 1.5, rowGap: 0.25 }}>
             {columns
@@ -68,6 +69,50 @@ export function RegisterCards<TRow, TColumn extends string>(props: Omit<Register
                   </Typography>
                 </Fragment>
               ))}
+          </Box>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/** While the first page loads on a phone: cards shaped like the real ones (title, then one line per value). */
+export function RegisterCardSkeletons<TRow, TColumn extends string>({
+  columns,
+  count,
+  withMenu,
+}: {
+  columns: readonly RegisterColumn<TRow, TColumn>[];
+  count: number;
+  withMenu: boolean;
+}) {
+  const shown = columns.filter((column) => !column.hideOnMobile);
+  return (
+    <Box component="ul" aria-hidden data-testid="register-skeleton" sx={{ listStyle: 'none', m: 0, p: 0 }}>
+      {Array.from({ length: count }, (_, rowIndex) => (
+        <Box
+          component="li"
+          key={rowIndex}
+          sx={{ px: 2, py: 1.5, borderTop: rowIndex === 0 ? 0 : 1, borderColor: 'divider', display: 'grid', gap: 0.75 }}
+        >
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+            <Typography variant="subtitle1" sx={{ flex: 1 }}>
+              <Skeleton variant="text" width="55%" />
+            </Typography>
+            {/* The '⋮' button's room (IconButton size small). */}
+            {withMenu && <Box sx={{ width: 34, height: 34 }} />}
+          </Box>
+          <Box sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 1.5, rowGap: 0.25 }}>
+            {shown.map((column) => (
+              <Fragment key={column.id}>
+                <Typography variant="body2" color="text.secondary">
+                  {column.label}
+                </Typography>
+                <Typography variant="body2">
+                  <Skeleton variant="text" width="60%" />
+                </Typography>
+              </Fragment>
+            ))}
           </Box>
         </Box>
       ))}

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import type { ReactNode } from 'react';
+import { intentProps } from './intent';
 
 export type RegisterColumn<TRow, TColumn extends string = string> = {
   /** Unique among the columns (React key). */
@@ -53,13 +54,14 @@ export function CellValue({ value }: { value: ReactNode }) {
 }
 
 /** The row's key cell (desktop) or card title (mobile): a 'Voir <name>' link when the row opens. */
-export function OpenRowLink({ label, onOpen, children }: { label: string; onOpen?: () => void; children: ReactNode }) {
+export function OpenRowLink({ label, onOpen, onIntent, children }: { label: string; onOpen?: () => void; onIntent?: () => void; children: ReactNode }) {
   if (!onOpen) return <>{children}</>;
   return (
     <Link
       component="button"
       type="button"
       onClick={onOpen}
+      {...intentProps(onIntent)}
       aria-label={`Voir ${label}`}
       sx={{ font: 'inherit', fontWeight: 600, textAlign: 'left', verticalAlign: 'baseline' }}
     >

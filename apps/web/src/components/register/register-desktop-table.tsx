@@ -5,6 +5,7 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import Skeleton from '@mui/material/Skeleton';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import { CellValue, isBlank, OpenRowLink, visuallyHidden } from './register-cells';
 import type { RegisterTableProps } from './register-table';
@@ -13,22 +14,25 @@ import { nextSort, parseSortBy } from './use-list-search-params';
 
 export type RegisterDesktopTableProps<TRow, TColumn extends string> = Pick<
   RegisterTableProps<TRow, TColumn>,
-  'label' | 'columns' | 'getRowId' | 'getRowLabel' | 'onOpenRow' | 'sortBy' | 'onSortChange'
+  'label' | 'columns' | 'getRowId' | 'getRowLabel' | 'onOpenRow' | 'onIntent' | 'sortBy' | 'onSortChange'
 > & {
   /** Empty while loading, failed or empty: the header stays, the state shows below it. */
   rows: readonly TRow[];
   /** Opens the row's menu; without it the table has no actions column. */
   onOpenMenu?: (row: TRow, anchor: HTMLElement) => void;
+  /** While the first page loads: this many placeholder rows, each as tall as a row of text. */
+  skeletonRows?: number;
 };
 
 /** The desktop table: sortable headers (aria-sort), the key column as row header, a menu per row. */
 export function RegisterDesktopTable<TRow, TColumn extends string>(props: RegisterDesktopTableProps<TRow, TColumn>) {
-  const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onOpenMenu, sortBy, onSortChange } = props;
+  const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onIntent, onOpenMenu, sortBy, onSortChange, skeletonRows = 0 } = props;
   const sort = parseSortBy(sortBy);
   return (
     <TableContainer>
       <Table aria-label={label} size="medium" sx={{ minWidth: 640 }}>
-        <TableHead>
+        {/* Hidden (its room kept) until the rows arrive: the columns take their widths from the rows, so a header drawn before them would move. */}
+        <TableHead sx={skeletonRows > 0 ? { '& th': { visibility: 'hidden' } } : undefined}>
           <TableRow>
             {columns.map((column) => {
               const active = column.sortKey !== undefined && sort.column === column.sortKey;
@@ -77,7 +81,7 @@ export function RegisterDesktopTable<TRow, TColumn extends string>(props: Regist
                       sx={{ whiteSpace: column.noWrap ? 'nowrap' : undefined, fontWeight: index === 0 ? 600 : undefined }}
                     >
                       {index === 0 && !isBlank(value) ? (
-                        <OpenRowLink label={getRowLabel(row)} onOpen={onOpenRow && (() => onOpenRow(row))}>
+                        <OpenRowLink label={getRowLabel(row)} onOpen={onOpenRow && (() => onOpenRow(row))} onIntent={onIntent}>
                           {value}
                         </OpenRowLink>
                       ) : (
@@ -88,7 +92,7 @@ export function RegisterDesktopTable<TRow, TColumn extends string>(props: Regist
                 })}
                 {onOpenMenu && (
                   <TableCell align="right" sx={{ py: 0.5 }}>
-                    <RowActionsButton label={getRowLabel(row)} onOpen={(anchor) => onOpenMenu(row, anchor)} />
+                    <RowActionsButton label={getRowLabel(row)} onOpen={(anchor) => onOpenMenu(row, anchor)} onIntent={onIntent} />
                   </TableCell>
                 )}
               </TableRow>
@@ -96,6 +100,30 @@ export function RegisterDesktopTable<TRow, TColumn extends string>(props: Regist
           </TableBody>
         )}
       </Table>
+      {skeletonRows > 0 && (
+        // Out of the table (its rows are the real ones only), each as tall as a row of text: a
+        // cell's 16 px padding above and below a body2 line, and its bottom border.
+        <Box aria-hidden data-testid="register-skeleton" sx={{ minWidth: 640 }}>
+          {Array.from({ length: skeletonRows }, (_, index) => (
+            <Box
+              key={index}
+              sx={{
+                display: 'grid',
+                gridTemplateColumns: `repeat(${columns.length}, minmax(0, 1fr))${onOpenMenu ? ' 64px' : ''}`,
+                borderBottom: 1,
+                borderColor: 'divider',
+                typography: 'body2',
+              }}
+            >
+              {columns.map((column) => (
+                <Box key={column.id} sx={{ p: 2 }}>
+                  <Skeleton variant="text" />
+                </Box>
+              ))}
+            </Box>
+          ))}
+        </Box>
+      )}
     </TableContainer>
   );
 }

@@ -56,11 +56,13 @@ export function archiveEmptyState(
   texts: Pick<RegisterTexts, 'add' | 'emptyFirst' | 'emptyActive' | 'noneArchived' | 'seeActive'>,
   list: { counts: { active: number; archived: number }; archive: ArchiveView; setArchive: (archive: ArchiveView) => void },
   onAdd: () => void,
+  /** The add button hovered, focused or touched: fetch the form (useRegisterActions' `preload`). */
+  onAddIntent?: () => void,
 ): RegisterEmptyState {
   const archivedView = list.archive === 'archived';
   return {
     text: list.counts.active + list.counts.archived === 0 ? texts.emptyFirst : texts.emptyActive,
-    action: <AddButton label={texts.add} onClick={onAdd} />,
+    action: <AddButton label={texts.add} onClick={onAdd} onIntent={onAddIntent} />,
     filteredText: archivedView ? texts.noneArchived : undefined,
     filteredAction: archivedView ? <Button onClick={() => list.setArchive('active')}>{texts.seeActive}</Button> : undefined,
   };

@@ -10,10 +10,12 @@ export type RegisterPageHeaderProps = {
   /** The line under the title, e.g. '12 conducteurs actifs · 3 archivés'; its room is kept while it loads (undefined). */
   summary?: string;
   onAdd: () => void;
+  /** The add button hovered, focused or touched: fetch the form (useRegisterActions' `preload`). */
+  onAddIntent?: () => void;
 };
 
 /** A register screen's top: its title, what it holds, and the button to add to it. */
-export function RegisterPageHeader({ texts, summary, onAdd }: RegisterPageHeaderProps) {
+export function RegisterPageHeader({ texts, summary, onAdd, onAddIntent }: RegisterPageHeaderProps) {
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', justifyContent: 'space-between', gap: 2 }}>
       <DocumentTitle title={texts.title} />
@@ -25,7 +27,7 @@ export function RegisterPageHeader({ texts, summary, onAdd }: RegisterPageHeader
           {summary}
         </Typography>
       </Box>
-      <AddButton label={texts.add} onClick={onAdd} sx={{ flexShrink: 0 }} />
+      <AddButton label={texts.add} onClick={onAdd} onIntent={onAddIntent} sx={{ flexShrink: 0 }} />
     </Box>
   );
 }

@@ -155,6 +155,18 @@ describe('<RegisterTable />', () => {
     expect(onRetry).toHaveBeenCalled();
   });
 
+  it('keeps the room of a full page while the first one loads: skeleton rows shaped like real rows, hidden from assistive tech', () => {
+    renderTable({ rows: [], total: 0, loading: true, rowActions: () => [] });
+    const skeleton = screen.getByTestId('register-skeleton');
+    expect(skeleton).toHaveAttribute('aria-hidden', 'true');
+    // Not rows of the table (whose rows are the real ones only).
+    expect(skeleton.closest('table')).toBeNull();
+    const rows = [...skeleton.children];
+    expect(rows).toHaveLength(10);
+    // One line of text per column, in a cell's padding: a real row's height.
+    for (const row of rows) expect(row.querySelectorAll('.MuiSkeleton-text')).toHaveLength(COLUMNS.length);
+  });
+
   it('opens a row from its key cell and offers its actions in a menu named after it', async () => {
     const ui = userEvent.setup();
     const view = vi.fn();

@@ -1,13 +1,12 @@
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import LinearProgress from '@mui/material/LinearProgress';
-import Skeleton from '@mui/material/Skeleton';
 import { useTheme, type SxProps, type Theme } from '@mui/material/styles';
 import TablePagination from '@mui/material/TablePagination';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { PAGE_SIZE } from '@flotte/contract';
 import { useState } from 'react';
-import { MobileSortSelect, RegisterCards } from './register-cards';
+import { MobileSortSelect, RegisterCards, RegisterCardSkeletons } from './register-cards';
 import type { RegisterColumn } from './register-cells';
 import { RegisterDesktopTable } from './register-desktop-table';
 import { RegisterEmptyStateView, type RegisterEmptyState } from './register-empty-state';
@@ -27,6 +26,8 @@ export type RegisterTableProps<TRow, TColumn extends string> = {
   getRowLabel: (row: TRow) => string;
   /** Opens the row (e.g. 'Voir'): the key cell and the mobile card title become links. */
   onOpenRow?: (row: TRow) => void;
+  /** A row's link or menu button hovered, focused or touched: fetch the dialogs they open (useRegisterActions' `preload`). */
+  onIntent?: () => void;
   /** The row's menu; `false`/`null` entries are skipped, so `isAdmin && {...}` reads well. */
   rowActions?: (row: TRow) => readonly (RowAction | false | null | undefined)[];
   /** Current sort, e.g. `'lastName'` or `'-lastName'`. */
@@ -82,13 +83,14 @@ type MenuState<TRow> = { anchor: HTMLElement; row: TRow } | null;
  * menu of actions per row. useRegisterList gives its list props (`list.table`).
  */
 export function RegisterTable<TRow, TColumn extends string>(props: RegisterTableProps<TRow, TColumn>) {
-  const { label, columns, rows, getRowId, getRowLabel, onOpenRow, rowActions, sortBy, onSortChange, page, total, onPageChange } = props;
+  const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onIntent, rowActions, sortBy, onSortChange, page, total, onPageChange } = props;
   const { loading = false, fetching = false, error, totalIsCapped = false, sx } = props;
   const theme = useTheme();
   const mobile = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [menu, setMenu] = useState<MenuState<TRow>>(null);
   const lastPage = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const showRows = !error && !loading && rows.length > 0;
+  const skeleton = !error && loading;
   const menuActions = menu ? (rowActions?.(menu.row).filter((action): action is RowAction => Boolean(action)) ?? []) : [];
   const list = {
     label,
@@ -97,20 +99,14 @@ export function RegisterTable<TRow, TColumn extends string>(props: RegisterTable
     getRowId,
     getRowLabel,
     onOpenRow,
+    onIntent,
     onOpenMenu: rowActions ? (row: TRow, anchor: HTMLElement) => setMenu({ anchor, row }) : undefined,
   };
 
   const state = (() => {
     if (error) return <RegisterErrorState error={error} onRetry={props.onRetry} />;
-    if (loading) {
-      return (
-        <Box sx={{ p: 2, display: 'grid', gap: 1.5 }} aria-hidden>
-          {Array.from({ length: 5 }, (_, index) => (
-            <Skeleton key={index} variant="rounded" height={mobile ? 96 : 28} />
-          ))}
-        </Box>
-      );
-    }
+    // The table (or the cards) draws its own skeleton rows, of a real row's height.
+    if (loading) return null;
     if (rows.length === 0) {
       return <RegisterEmptyStateView empty={props.empty} search={props.search} isFiltered={props.isFiltered} onClearSearch={props.onClearSearch} />;
     }
@@ -122,9 +118,16 @@ export function RegisterTable<TRow, TColumn extends string>(props: RegisterTable
       <Box sx={{ height: 4 }}>{fetching && !loading && <LinearProgress aria-label="Mise à jour de la liste" />}</Box>
       {mobile && <MobileSortSelect columns={columns} sortBy={sortBy} onSortChange={onSortChange} />}
       <Box sx={{ opacity: fetching && !loading ? 0.6 : 1, transition: 'opacity 120ms' }}>
-        {mobile ? showRows && <RegisterCards {...list} /> : <RegisterDesktopTable {...list} sortBy={sortBy} onSortChange={onSortChange} />}
+        {mobile ? (
+          showRows && <RegisterCards {...list} />
+        ) : (
+          <RegisterDesktopTable {...list} sortBy={sortBy} onSortChange={onSortChange} skeletonRows={skeleton ? PAGE_SIZE : 0} />
+        )}
+        {mobile && skeleton && <RegisterCardSkeletons columns={columns} count={PAGE_SIZE} withMenu={Boolean(rowActions)} />}
         {state}
       </Box>
+      {/* The pagination's room while the first page loads. */}
+      {skeleton && <Box aria-hidden sx={{ height: 52, borderTop: 1, borderColor: 'divider' }} />}
       {showRows && (
         <TablePagination
           component="div"

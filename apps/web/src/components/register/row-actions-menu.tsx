@@ -6,6 +6,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import type { ReactNode } from 'react';
+import { intentProps } from './intent';
 
 export type RowAction = {
   /** Menu item text, e.g. 'Archiver'. */
@@ -18,9 +19,15 @@ export type RowAction = {
 };
 
 /** The '⋮' button of a row, named after it: 'Actions pour Élodie Écuyer'. */
-export function RowActionsButton({ label, onOpen }: { label: string; onOpen: (anchor: HTMLElement) => void }) {
+export function RowActionsButton({ label, onOpen, onIntent }: { label: string; onOpen: (anchor: HTMLElement) => void; onIntent?: () => void }) {
   return (
-    <IconButton aria-label={`Actions pour ${label}`} aria-haspopup="menu" onClick={(event) => onOpen(event.currentTarget)} size="small">
+    <IconButton
+      aria-label={`Actions pour ${label}`}
+      aria-haspopup="menu"
+      onClick={(event) => onOpen(event.currentTarget)}
+      {...intentProps(onIntent)}
+      size="small"
+    >
       <MoreVert fontSize="small" />
     </IconButton>
   );

@@ -7,6 +7,7 @@ import { useState, type ReactNode } from 'react';
 import type { RegisterRecord } from '../../lib/register-api';
 import { snackbar } from '../snackbar/snackbar';
 import type { ConfirmDialogProps } from './confirm-dialog';
+import { LazyConfirm } from './lazy-confirm-dialog';
 import { archiveWithUndo, showActionError, type ArchiveWithUndoOptions } from './register-actions';
 import type { RegisterTexts } from './register-texts';
 import type { RowAction } from './row-actions-menu';
@@ -37,6 +38,11 @@ export type RegisterActionsDeclaration<TRecord extends RegisterRecord> = {
   onArchive?: (record: TRecord) => void;
   /** The restore snackbar's text when the register has more to say than that the record is back. */
   restoredDescription?: (record: TRecord, restored: TRecord) => string | undefined;
+  /**
+   * Fetches the register's lazy form and details dialog (lazyComponent, preloadAll) ahead of a
+   * click: called when a button that opens them is hovered, focused or touched.
+   */
+  preload?: () => void;
 };
 
 type Opened<TRecord> = { open: boolean; record?: TRecord };
@@ -56,7 +62,7 @@ export type ArchiveFlow = Partial<Pick<ArchiveWithUndoOptions, 'archive' | 'rest
  * ```
  */
 export function useRegisterActions<TRecord extends RegisterRecord>(declaration: RegisterActionsDeclaration<TRecord>) {
-  const { api, texts, name, canDelete, deleteWarning, deleteDetails, onArchive, restoredDescription } = declaration;
+  const { api, texts, name, canDelete, deleteWarning, deleteDetails, onArchive, restoredDescription, preload } = declaration;
   const subject = declaration.subject ?? name;
   const object = declaration.object ?? name;
   const archive = api.useArchive();
@@ -130,10 +136,17 @@ export function useRegisterActions<TRecord extends RegisterRecord>(declaration: 
     onClose: () => setToDelete((current) => ({ ...current, open: false })),
   };
 
+  const preloadDialogs = () => {
+    preload?.();
+    if (canDelete) LazyConfirm.preload();
+  };
+
   return {
     openCreate: () => setForm({ open: true }),
-    /** RegisterTable's row props: the key cell opens 'Voir', the menu offers the actions. */
-    table: { onOpenRow: setViewed, rowActions },
+    /** For the buttons that open the dialogs (RegisterPageHeader's `onAddIntent`): fetches them ahead of a click. */
+    preload: preloadDialogs,
+    /** RegisterTable's row props: the key cell opens 'Voir', the menu offers the actions; `onIntent` fetches the dialogs. */
+    table: { onOpenRow: setViewed, rowActions, onIntent: preloadDialogs },
     /** RecordFormDialog's state. */
     form: { ...form, onClose: () => setForm((current) => ({ ...current, open: false })) },
     /** The 'Voir' dialog's state; its 'Modifier' opens the form. */

@@ -224,7 +224,8 @@ describe('Conducteurs page', () => {
 
     await ui.click(screen.getByRole('button', { name: 'Ajouter un conducteur' }));
     const dialog = await screen.findByRole('dialog', { name: 'Ajouter un conducteur' });
-    const phone = within(dialog).getByLabelText(/Téléphone/);
+    // The form arrives with its module (lazy): wait for it.
+    const phone = await within(dialog).findByLabelText(/Téléphone/);
     expect(phone).toHaveAttribute('placeholder', '06 12 34 56 78');
     await ui.type(phone, '12');
     await ui.click(within(dialog).getByRole('button', { name: 'Ajouter le conducteur' }));

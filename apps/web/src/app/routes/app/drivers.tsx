@@ -1,5 +1,6 @@
 import { DRIVER_SORT_COLUMNS } from '@flotte/contract';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
+import { lazyComponent, preloadAll } from '../../../components/register/lazy-dialog';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
 import { archiveEmptyState } from '../../../components/register/register-empty-state';
 import { RegisterScreen, RegisterToolbar } from '../../../components/register/register-layout';
@@ -9,13 +10,17 @@ import { SearchField } from '../../../components/register/search-field';
 import { useRegisterActions } from '../../../components/register/use-register-actions';
 import { useRegisterList } from '../../../components/register/use-register-list';
 import { driversApi } from '../../../features/drivers/api/drivers-api';
-import { DriverDetailsDialog } from '../../../features/drivers/components/driver-details-dialog';
-import { DriverForm } from '../../../features/drivers/components/driver-form';
 import { DRIVERS_TABLE } from '../../../features/drivers/components/drivers-table';
 import { DRIVER_TEXTS as TEXTS, driverName } from '../../../features/drivers/utils/driver-texts';
 import { LinkedSinisters } from '../../../features/sinisters/components/linked-sinisters';
 import { useCurrentUser } from '../../../lib/auth-store';
 import { canHardDelete } from '../../../lib/permissions';
+
+// Fetched when first opened, or when a button that opens them is hovered, focused or touched.
+const DriverForm = lazyComponent(() => import('../../../features/drivers/components/driver-form').then((module) => module.DriverForm));
+const DriverDetailsDialog = lazyComponent(() =>
+  import('../../../features/drivers/components/driver-details-dialog').then((module) => module.DriverDetailsDialog),
+);
 
 export default function DriversRoute() {
   const list = useRegisterList({ api: driversApi, sortColumns: DRIVER_SORT_COLUMNS, defaultSort: 'lastName' });
@@ -25,16 +30,17 @@ export default function DriversRoute() {
     name: driverName,
     canDelete: canHardDelete(useCurrentUser()),
     deleteDetails: (driver) => <LinkedSinisters driver={driver.uuid} />,
+    preload: () => preloadAll(DriverForm, DriverDetailsDialog),
   });
 
   return (
     <RegisterScreen>
-      <RegisterPageHeader texts={TEXTS} summary={list.loading ? undefined : TEXTS.counts(list.counts)} onAdd={actions.openCreate} />
+      <RegisterPageHeader texts={TEXTS} summary={list.loading ? undefined : TEXTS.counts(list.counts)} onAdd={actions.openCreate} onAddIntent={actions.preload} />
       <RegisterToolbar>
         <SearchField {...list.searchField} label={TEXTS.search} placeholder="Nom, prénom, e-mail ou téléphone" />
         <ArchiveFilter {...list.archiveFilter} label={TEXTS.status} />
       </RegisterToolbar>
-      <RegisterTable {...DRIVERS_TABLE} {...list.table} {...actions.table} empty={archiveEmptyState(TEXTS, list, actions.openCreate)} />
+      <RegisterTable {...DRIVERS_TABLE} {...list.table} {...actions.table} empty={archiveEmptyState(TEXTS, list, actions.openCreate, actions.preload)} />
       <RegisterDialogs actions={actions} texts={TEXTS} form={DriverForm} details={DriverDetailsDialog} />
     </RegisterScreen>
   );

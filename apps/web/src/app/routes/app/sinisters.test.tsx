@@ -85,7 +85,10 @@ async function openRowMenu(ui: ReturnType<typeof userEvent.setup>, name: string)
 async function openEditDialog(ui: ReturnType<typeof userEvent.setup>) {
   const menu = await openRowMenu(ui, 'AB-123-CD · sinistre du 14/03/2026');
   await ui.click(within(menu).getByRole('menuitem', { name: 'Modifier' }));
-  return screen.findByRole('dialog', { name: 'Modifier le sinistre' });
+  const dialog = await screen.findByRole('dialog', { name: 'Modifier le sinistre' });
+  // The form arrives with its module (lazy): wait for it.
+  await within(dialog).findByRole('textbox', { name: 'Coût total' });
+  return dialog;
 }
 
 describe('Sinistres page', () => {
@@ -272,7 +275,8 @@ describe('Sinistres page', () => {
 
     await ui.click(screen.getByRole('button', { name: 'Déclarer un sinistre' }));
     const dialog = await screen.findByRole('dialog', { name: 'Déclarer un sinistre' });
-    const cost = within(dialog).getByRole('textbox', { name: 'Coût total' });
+    // The form arrives with its module (lazy): wait for it.
+    const cost = await within(dialog).findByRole('textbox', { name: 'Coût total' });
     await ui.type(cost, 'douze');
     await ui.click(within(dialog).getByRole('button', { name: 'Enregistrer le sinistre' }));
     expect(await within(dialog).findByText('Choisissez le véhicule concerné')).toBeInTheDocument();

@@ -10,6 +10,7 @@ import { COUNT_CAP, SINISTER_SORT_COLUMNS, todayIso } from '@flotte/contract';
 import { useId, useState } from 'react';
 import { AddButton } from '../../../components/register/add-button';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
+import { lazyComponent, preloadAll } from '../../../components/register/lazy-dialog';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
 import { RegisterScreen, RegisterToolbar } from '../../../components/register/register-layout';
 import { RegisterPageHeader } from '../../../components/register/register-page-header';
@@ -19,9 +20,7 @@ import { useRegisterActions } from '../../../components/register/use-register-ac
 import { useRegisterList } from '../../../components/register/use-register-list';
 import { useGuarantees } from '../../../features/sinisters/api/get-guarantees';
 import { sinistersApi, type SinisterFilter } from '../../../features/sinisters/api/sinisters-api';
-import { SinisterDetailsDialog } from '../../../features/sinisters/components/sinister-details-dialog';
 import { countActiveFilters, SinisterFilters } from '../../../features/sinisters/components/sinister-filters';
-import { SinisterForm } from '../../../features/sinisters/components/sinister-form';
 import { SINISTERS_TABLE } from '../../../features/sinisters/components/sinisters-table';
 import { sinisterPhrase, sinisterTitle } from '../../../features/sinisters/utils/format-sinister';
 import { SINISTER_TEXTS as TEXTS } from '../../../features/sinisters/utils/sinister-texts';
@@ -51,6 +50,12 @@ function countLabel(total: number, capped: boolean, archived: boolean): string {
   return capped ? `plus de ${COUNT_CAP.toLocaleString('fr-FR')} ${noun}` : `${total.toLocaleString('fr-FR')} ${noun}`;
 }
 
+// Fetched when first opened, or when a button that opens them is hovered, focused or touched.
+const SinisterForm = lazyComponent(() => import('../../../features/sinisters/components/sinister-form').then((module) => module.SinisterForm));
+const SinisterDetailsDialog = lazyComponent(() =>
+  import('../../../features/sinisters/components/sinister-details-dialog').then((module) => module.SinisterDetailsDialog),
+);
+
 export default function SinistersRoute() {
   const theme = useTheme();
   const mobile = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
@@ -65,6 +70,7 @@ export default function SinistersRoute() {
     object: (sinister) => `le ${sinisterPhrase(sinister)}`,
     canDelete: canHardDelete(useCurrentUser()),
     deleteWarning: 'Le sinistre disparaîtra aussi des statistiques.',
+    preload: () => preloadAll(SinisterForm, SinisterDetailsDialog),
   });
   const [filtersOpen, setFiltersOpen] = useState(false);
   const filtersId = useId();
@@ -90,6 +96,7 @@ export default function SinistersRoute() {
         texts={TEXTS}
         summary={list.loading ? undefined : `${countLabel(list.total, list.totalIsCapped, list.archive === 'archived')} ${period}`}
         onAdd={actions.openCreate}
+        onAddIntent={actions.preload}
       />
       <Box sx={{ display: 'grid', gap: 2 }}>
         <RegisterToolbar>
@@ -127,7 +134,7 @@ export default function SinistersRoute() {
         {...actions.table}
         empty={{
           text: `Aucun sinistre ${period}. Élargissez la période ou déclarez un sinistre.`,
-          action: <AddButton label={TEXTS.add} onClick={actions.openCreate} />,
+          action: <AddButton label={TEXTS.add} onClick={actions.openCreate} onIntent={actions.preload} />,
           filteredText: archivedOnly ? `Aucun sinistre archivé ${period}.` : undefined,
           filteredAction: archivedOnly ? (
             <Button onClick={() => list.setArchive('active')}>{TEXTS.seeActive}</Button>

@@ -1,7 +1,8 @@
 import { todayIso } from '@flotte/contract';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDateField } from '../../../components/lazy-date-field';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
 import { formatDate } from '../../../lib/format';
@@ -94,6 +95,9 @@ function typeDate(container: HTMLElement, label: string | RegExp, value: string)
 }
 
 describe('Véhicules page', () => {
+  // The period filter's pickers arrive after the list (LazyDateField): fetched once, up front.
+  beforeAll(() => loadDateField());
+
   it('lists the vehicles with French plates and dates, the counts and the title', async () => {
     const { calls } = mockFetch([listRoute()]);
     renderVehicules();
@@ -223,7 +227,8 @@ describe('Véhicules page', () => {
     // Nothing is created by opening the form.
     expect(sent(calls, 'POST')).toEqual([]);
 
-    await ui.click(within(dialog).getByRole('button', { name: 'Ajouter le véhicule' }));
+    // The form arrives with its module (lazy): wait for it.
+    await ui.click(await within(dialog).findByRole('button', { name: 'Ajouter le véhicule' }));
     expect(await within(dialog).findByText("L'immatriculation est obligatoire")).toBeInTheDocument();
     expect(within(dialog).getByText('La marque est obligatoire')).toBeInTheDocument();
     expect(within(dialog).getByText('Le modèle est obligatoire')).toBeInTheDocument();
@@ -279,7 +284,8 @@ describe('Véhicules page', () => {
     const menu = await openRowMenu(ui, 'FG-123-HJ');
     await ui.click(within(menu).getByRole('menuitem', { name: 'Modifier' }));
     const dialog = await screen.findByRole('dialog', { name: 'Modifier le véhicule' });
-    expect(within(dialog).getByLabelText(/Immatriculation/)).toHaveValue('FG-123-HJ');
+    // The form arrives with its module (lazy): wait for it.
+    expect(await within(dialog).findByLabelText(/Immatriculation/)).toHaveValue('FG-123-HJ');
     expect(dateInput(dialog, /Date d’entrée dans la flotte/)).toHaveValue('10/01/2022');
 
     // Only the day of the exit: MUI keeps such a date empty, the form must not.

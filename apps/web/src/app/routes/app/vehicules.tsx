@@ -4,6 +4,7 @@ import { VEHICULE_SORT_COLUMNS, type Vehicule } from '@flotte/contract';
 import { useState } from 'react';
 import { PeriodFilter } from '../../../components/register/period-filter';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
+import { lazyComponent, OpenedOnce, preloadAll } from '../../../components/register/lazy-dialog';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
 import { archiveEmptyState } from '../../../components/register/register-empty-state';
 import { RegisterScreen, RegisterToolbar } from '../../../components/register/register-layout';
@@ -17,9 +18,6 @@ import { vehiculesFilters } from '../../../features/vehicules/api/update-vehicul
 import { vehiculesApi } from '../../../features/vehicules/api/vehicules-api';
 import { BulkCategoryButton } from '../../../features/vehicules/components/bulk-category-button';
 import { CategoryFilter } from '../../../features/vehicules/components/category-filter';
-import { VehiculeArchiveDialog } from '../../../features/vehicules/components/vehicule-archive-dialog';
-import { VehiculeDetailsDialog } from '../../../features/vehicules/components/vehicule-details-dialog';
-import { VehiculeForm } from '../../../features/vehicules/components/vehicule-form';
 import { VEHICULES_TABLE } from '../../../features/vehicules/components/vehicules-table';
 import { restoredDescription, VEHICULE_TEXTS as TEXTS, vehiculeName } from '../../../features/vehicules/utils/vehicule-texts';
 import { useCurrentUser } from '../../../lib/auth-store';
@@ -27,6 +25,15 @@ import { canHardDelete } from '../../../lib/permissions';
 
 /** The categories and the time in the fleet, named as GET /api/vehicule names them. */
 const NO_FILTERS = { types: '', start: '', end: '' };
+
+// Fetched when first opened, or when a button that opens them is hovered, focused or touched.
+const VehiculeForm = lazyComponent(() => import('../../../features/vehicules/components/vehicule-form').then((module) => module.VehiculeForm));
+const VehiculeDetailsDialog = lazyComponent(() =>
+  import('../../../features/vehicules/components/vehicule-details-dialog').then((module) => module.VehiculeDetailsDialog),
+);
+const VehiculeArchiveDialog = lazyComponent(() =>
+  import('../../../features/vehicules/components/vehicule-archive-dialog').then((module) => module.VehiculeArchiveDialog),
+);
 
 export default function VehiculesRoute() {
   const [toArchive, setToArchive] = useState<Vehicule | null>(null);
@@ -41,13 +48,14 @@ export default function VehiculesRoute() {
     deleteDetails: (vehicule) => <LinkedSinisters vehicule={vehicule.uuid} />,
     onArchive: setToArchive,
     restoredDescription,
+    preload: () => preloadAll(VehiculeForm, VehiculeDetailsDialog, VehiculeArchiveDialog),
   });
   const { types, start, end } = list.filters;
-  const empty = archiveEmptyState(TEXTS, list, actions.openCreate);
+  const empty = archiveEmptyState(TEXTS, list, actions.openCreate, actions.preload);
 
   return (
     <RegisterScreen>
-      <RegisterPageHeader texts={TEXTS} summary={list.loading ? undefined : TEXTS.counts(list.counts)} onAdd={actions.openCreate} />
+      <RegisterPageHeader texts={TEXTS} summary={list.loading ? undefined : TEXTS.counts(list.counts)} onAdd={actions.openCreate} onAddIntent={actions.preload} />
       <Box sx={{ display: 'grid', gap: 2 }}>
         <RegisterToolbar>
           <SearchField {...list.searchField} label={TEXTS.search} placeholder="Immatriculation, marque ou modèle" />
@@ -86,7 +94,9 @@ export default function VehiculesRoute() {
         }
       />
       <RegisterDialogs actions={actions} texts={TEXTS} form={VehiculeForm} details={VehiculeDetailsDialog} />
-      <VehiculeArchiveDialog vehicule={toArchive} archiveWithUndo={actions.archiveWithUndo} onClose={() => setToArchive(null)} />
+      <OpenedOnce open={toArchive !== null} onClose={() => setToArchive(null)}>
+        <VehiculeArchiveDialog vehicule={toArchive} archiveWithUndo={actions.archiveWithUndo} onClose={() => setToArchive(null)} />
+      </OpenedOnce>
     </RegisterScreen>
   );
 }

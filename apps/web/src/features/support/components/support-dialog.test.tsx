@@ -101,7 +101,8 @@ describe('<SupportDialog />', () => {
     const ui = userEvent.setup();
     await ui.click(await screen.findByRole('button', { name: /Signaler un bug/ }));
 
-    await ui.click(screen.getByRole('button', { name: 'Envoyer' }));
+    // The form arrives with its module (lazy): wait for it.
+    await ui.click(await screen.findByRole('button', { name: 'Envoyer' }));
     expect(await screen.findByText('Le titre est obligatoire')).toBeInTheDocument();
     expect(screen.getByText('La description est obligatoire')).toBeInTheDocument();
     expect(calls.some((c) => c.url.endsWith('/api/report'))).toBe(false);
@@ -129,7 +130,8 @@ describe('<SupportDialog />', () => {
     renderDialog();
     const ui = userEvent.setup();
     await ui.click(await screen.findByRole('button', { name: /Proposer une suggestion/ }));
-    await ui.type(screen.getByLabelText(/Titre/), 'Idée');
+    // The form arrives with its module (lazy): wait for it.
+    await ui.type(await screen.findByLabelText(/Titre/), 'Idée');
     await ui.click(screen.getByLabelText(/Description/));
     await ui.paste('x'.repeat(801));
     expect(screen.getByText('801/800 caractères max.')).toHaveAttribute('data-over-limit', 'true');
@@ -146,7 +148,8 @@ describe('<SupportDialog />', () => {
     renderDialog();
     const ui = userEvent.setup();
     await ui.click(await screen.findByRole('button', { name: /Proposer une suggestion/ }));
-    await ui.type(screen.getByLabelText(/Titre/), 'Mode sombre');
+    // The form arrives with its module (lazy): wait for it.
+    await ui.type(await screen.findByLabelText(/Titre/), 'Mode sombre');
     await ui.type(screen.getByLabelText(/Description/), 'Pour le soir.');
     await ui.click(screen.getByRole('button', { name: 'Envoyer' }));
 

@@ -16,10 +16,10 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
 import type { ReportType } from '@flotte/contract';
-import { useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
+import { lazyComponent, LoadingContent } from '../../../components/register/lazy-dialog';
 import { useCurrentEnvironment } from '../api/get-current-environment';
 import { useEnvironmentSuperadmin } from '../api/get-environment-superadmin';
-import { ReportForm } from './report-form';
 import { SuperadminCard } from './superadmin-card';
 
 type View = 'choices' | ReportType;
@@ -88,6 +88,10 @@ function Choices({ enabled, onChoose }: { enabled: boolean; onChoose: (view: Rep
   );
 }
 
+// Out of every page's first load (the dialog lives in the logged-in layout): fetched once a bug
+// or a suggestion is chosen, or as soon as the dialog opens.
+const ReportForm = lazyComponent(() => import('./report-form').then((module) => module.ReportForm));
+
 /** 'Aide et support': a choice list, then the bug or the suggestion form. */
 export function SupportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [view, setView] = useState<View>('choices');
@@ -98,7 +102,7 @@ export function SupportDialog({ open, onClose }: { open: boolean; onClose: () =>
       fullWidth
       maxWidth="sm"
       aria-labelledby="support-dialog-title"
-      slotProps={{ transition: { onExited: () => setView('choices') } }}
+      slotProps={{ transition: { onEnter: ReportForm.preload, onExited: () => setView('choices') } }}
     >
       <DialogTitle id="support-dialog-title" sx={{ pr: 7 }}>
         Aide et support
@@ -110,7 +114,9 @@ export function SupportDialog({ open, onClose }: { open: boolean; onClose: () =>
         {view === 'choices' ? (
           <Choices enabled={open} onChoose={setView} />
         ) : (
-          <ReportForm key={view} type={view} onBack={() => setView('choices')} />
+          <Suspense fallback={<LoadingContent label="Chargement du formulaire…" />}>
+            <ReportForm key={view} type={view} onBack={() => setView('choices')} />
+          </Suspense>
         )}
       </DialogContent>
     </Dialog>

@@ -5,7 +5,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { COUNT_CAP, VEHICULE_TYPES, vehiculeTypeLabel, type VehiculeTypeCode } from '@flotte/contract';
 import { useId, useState } from 'react';
-import { ConfirmDialog } from '../../../components/register/confirm-dialog';
+import { LazyConfirm, LazyConfirmDialog } from '../../../components/register/lazy-confirm-dialog';
 import { showActionError } from '../../../components/register/register-actions';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { plural } from '../../../lib/format';
@@ -76,7 +76,11 @@ export function BulkCategoryButton({ filters, total, totalIsCapped = false, isFi
         aria-haspopup="menu"
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? true : undefined}
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onClick={(event) => {
+          // The confirmation comes after a choice in the menu: fetch it now.
+          LazyConfirm.preload();
+          setAnchor(event.currentTarget);
+        }}
         sx={{ flexShrink: 0, bgcolor: 'background.paper' }}
       >
         Changer la catégorie
@@ -103,7 +107,7 @@ export function BulkCategoryButton({ filters, total, totalIsCapped = false, isFi
           </MenuItem>
         ))}
       </Menu>
-      <ConfirmDialog
+      <LazyConfirmDialog
         open={pending.open}
         title={pending.change ? bulkCategoryQuestion(pending.change) : ''}
         description={

@@ -1,0 +1,106 @@
+import EventIcon from '@mui/icons-material/Event';
+import FormControl from '@mui/material/FormControl';
+import InputAdornment from '@mui/material/InputAdornment';
+import InputLabel from '@mui/material/InputLabel';
+import OutlinedInput from '@mui/material/OutlinedInput';
+import { useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
+import { withChunkReload } from '../lib/chunk-load-guard';
+import { formatDate } from '../lib/format';
+import { INVALID_DATE } from './date-field-values';
+import type * as DateFieldModuleType from './date-field';
+import type { DateFieldProps } from './date-field';
+
+type DateFieldModule = typeof DateFieldModuleType;
+
+let loaded: DateFieldModule | null = null;
+let loading: Promise<DateFieldModule> | null = null;
+
+/**
+ * Fetches DateField and @mui/x-date-pickers (once). Resolves with the module; a chunk gone after a
+ * deployment reloads the page (withChunkReload). Tests await it so the real fields are there.
+ */
+export function loadDateField(): Promise<DateFieldModule> {
+  loading ??= withChunkReload(() => import('./date-field'))().then(
+    (module) => (loaded = module),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** After the first paint, when the browser has a moment (at the latest after `timeout` ms). */
+function whenIdle(callback: () => void, timeout = 1500): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(callback, { timeout });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const handle = window.setTimeout(callback, 200);
+  return () => window.clearTimeout(handle);
+}
+
+/**
+ * DateField for a field shown with a list (a period filter): the page's first load carries none
+ * of the date pickers. Until they have arrived (fetched once the page is idle, or at once when the
+ * field is hovered, focused or touched) a read-only stand-in of the same size shows the date, so
+ * nothing moves when the real field takes its place, and a field focused meanwhile keeps the focus.
+ */
+export function LazyDateField(props: DateFieldProps) {
+  const [module, setModule] = useState<DateFieldModule | null>(loaded);
+  const [failure, setFailure] = useState<unknown>(null);
+  const placeholderRef = useRef<HTMLInputElement>(null);
+  const fieldRef = useRef<{ focus: () => void }>(null);
+  const focusAfterLoad = useRef(false);
+  const inputId = useId();
+  useImperativeHandle(props.focusRef, () => ({
+    focus: () => (fieldRef.current ? fieldRef.current.focus() : placeholderRef.current?.focus()),
+  }));
+
+  const load = () => {
+    if (loaded) return;
+    loadDateField().then(setModule, setFailure);
+  };
+  useEffect(() => (loaded ? undefined : whenIdle(() => load())), []);
+  useEffect(() => {
+    if (module && focusAfterLoad.current) {
+      focusAfterLoad.current = false;
+      fieldRef.current?.focus();
+    }
+  }, [module]);
+
+  // A failed fetch (not a stale chunk, which reloads the page) reaches the route's error element.
+  if (failure) throw failure;
+  if (module) return <module.DateField {...props} focusRef={fieldRef} />;
+
+  const { label, value, required, size, name } = props;
+  const shown = value && value !== INVALID_DATE ? formatDate(value) : '';
+  return (
+    <FormControl fullWidth size={size} required={required} onPointerEnter={load} onTouchStart={load}>
+      <InputLabel htmlFor={inputId} shrink={shown !== ''}>
+        {label}
+      </InputLabel>
+      <OutlinedInput
+        id={inputId}
+        name={name}
+        label={required ? `${label} *` : label}
+        value={shown}
+        readOnly
+        inputRef={placeholderRef}
+        onFocus={() => {
+          focusAfterLoad.current = true;
+          load();
+        }}
+        onBlur={() => {
+          focusAfterLoad.current = false;
+        }}
+        endAdornment={
+          <InputAdornment position="end">
+            {/* Where the picker's calendar button will be (IconButton, edge end). */}
+            <EventIcon aria-hidden sx={{ mr: -0.25, p: 0, color: 'action.active' }} />
+          </InputAdornment>
+        }
+      />
+    </FormControl>
+  );
+}
