@@ -1,6 +1,5 @@
 import { createTheme } from '@mui/material/styles';
 import { frFR } from '@mui/material/locale';
-import { frFR as pickersFrFR } from '@mui/x-date-pickers/locales';
 
 export const SIDEBAR_WIDTH = 260;
 export const ROOT_MENU_WIDTH = 72;
@@ -46,5 +45,4 @@ export const theme = createTheme(
     },
   },
   frFR,
-  pickersFrFR,
 );

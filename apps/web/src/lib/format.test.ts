@@ -8,6 +8,8 @@ describe('French formatters', () => {
     expect(formatDate(new Date(2024, 11, 31))).toBe('31/12/2024');
     expect(formatDate(null)).toBe('');
     expect(formatDate('pas une date')).toBe('');
+    expect(formatDate('2023-02-29')).toBe('');
+    expect(formatDate(new Date(Number.NaN))).toBe('');
   });
 
   it('formats amounts the French way', () => {

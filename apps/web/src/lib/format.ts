@@ -1,14 +1,24 @@
 import { formatFrenchPhone } from '@flotte/contract';
-import dayjs from 'dayjs';
-import 'dayjs/locale/fr';
+const two = (n: number) => String(n).padStart(2, '0');
 
-dayjs.locale('fr');
-
-/** `2025-03-07` or `2025-03-07T…` → `07/03/2025`; empty for nothing or an invalid date. */
+/**
+ * `2025-03-07` or `2025-03-07T…` → `07/03/2025` (a date and time in the browser's time zone, as
+ * dayjs did); empty for nothing or an invalid date. No date library: every list shows dates, and
+ * dayjs comes only with the date pickers (issue 10).
+ */
 export function formatDate(value: string | Date | null | undefined): string {
   if (!value) return '';
-  const date = dayjs(value);
-  return date.isValid() ? date.format('DD/MM/YYYY') : '';
+  if (typeof value === 'string') {
+    const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+    if (day) {
+      const [, year, month, date] = day;
+      const check = new Date(Number(year), Number(month) - 1, Number(date));
+      return check.getMonth() === Number(month) - 1 ? `${date}/${month}/${year}` : '';
+    }
+  }
+  const date = typeof value === 'string' ? new Date(value) : value;
+  if (Number.isNaN(date.getTime())) return '';
+  return `${two(date.getDate())}/${two(date.getMonth() + 1)}/${date.getFullYear()}`;
 }
 
 // The contract owns these rules, so the web shows exactly what the API validates:

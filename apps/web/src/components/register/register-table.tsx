@@ -2,7 +2,6 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import LinearProgress from '@mui/material/LinearProgress';
 import { useTheme, type SxProps, type Theme } from '@mui/material/styles';
-import TablePagination from '@mui/material/TablePagination';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { PAGE_SIZE } from '@flotte/contract';
 import { useState } from 'react';
@@ -11,6 +10,7 @@ import type { RegisterColumn } from './register-cells';
 import { RegisterDesktopTable } from './register-desktop-table';
 import { RegisterEmptyStateView, type RegisterEmptyState } from './register-empty-state';
 import { RegisterErrorState } from './register-error-state';
+import { RegisterPagination } from './register-pagination';
 import { RowActionsMenu, type RowAction } from './row-actions-menu';
 import type { SortBy } from './use-list-search-params';
 
@@ -67,14 +67,6 @@ export type RegisterTableDeclaration<TRow, TColumn extends string> = Pick<
   'label' | 'columns' | 'getRowId' | 'getRowLabel' | 'sx'
 >;
 
-const frenchNumber = new Intl.NumberFormat('fr-FR');
-const formatNumber = (value: number) => frenchNumber.format(value);
-
-/** MUI's French label, with 'plus de' before a capped total: '1–10 sur plus de 1 000'. */
-function cappedLabel({ from, to, count }: { from: number; to: number; count: number }): string {
-  return `${formatNumber(from)}–${formatNumber(to)} sur plus de ${formatNumber(count)}`;
-}
-
 type MenuState<TRow> = { anchor: HTMLElement; row: TRow } | null;
 
 /**
@@ -129,18 +121,13 @@ export function RegisterTable<TRow, TColumn extends string>(props: RegisterTable
       {/* The pagination's room while the first page loads. */}
       {skeleton && <Box aria-hidden sx={{ height: 52, borderTop: 1, borderColor: 'divider' }} />}
       {showRows && (
-        <TablePagination
-          component="div"
-          count={total}
-          page={Math.min(page, lastPage) - 1}
-          rowsPerPage={PAGE_SIZE}
-          rowsPerPageOptions={[]}
-          onPageChange={(_, next) => onPageChange(next + 1)}
-          // Otherwise the theme's French label (frFR): '1–10 sur 25'.
-          labelDisplayedRows={totalIsCapped ? cappedLabel : undefined}
-          showFirstButton={!mobile}
-          showLastButton={!mobile}
-          sx={{ borderTop: 1, borderColor: 'divider' }}
+        <RegisterPagination
+          page={Math.min(page, lastPage)}
+          pageSize={PAGE_SIZE}
+          total={total}
+          totalIsCapped={totalIsCapped}
+          showEdges={!mobile}
+          onPageChange={onPageChange}
         />
       )}
       <RowActionsMenu anchor={menu?.anchor ?? null} actions={menuActions} onClose={() => setMenu(null)} />

@@ -1,6 +1,5 @@
 import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
 import Box from '@mui/material/Box';
-import Tooltip from '@mui/material/Tooltip';
 import { vehiculeTypeLabel, type VEHICULE_SORT_COLUMNS, type Vehicule } from '@flotte/contract';
 import type { RegisterColumn } from '../../../components/register/register-cells';
 import type { RegisterTableDeclaration } from '../../../components/register/register-table';
@@ -35,16 +34,17 @@ export function PlateText({ vehicule }: { vehicule: Pick<Vehicule, 'immatriculat
       {vehicule.immatriculationWarning && (
         // Not focusable: in the table the plate sits inside the 'Voir' link, and a control inside a
         // control is not allowed. Keyboard and screen-reader users read the warning in 'Voir'.
-        <Tooltip title={vehicule.immatriculationWarning}>
-          <Box
-            component="span"
-            role="img"
-            aria-label={`Attention : ${vehicule.immatriculationWarning}`}
-            sx={{ display: 'inline-flex', color: 'warning.main' }}
-          >
-            <WarningAmberRounded fontSize="small" aria-hidden />
-          </Box>
-        </Tooltip>
+        // The browser's own tooltip (title): MUI's Tooltip would bring Popper to every first load
+        // of the register (≈ 10 kB, issue 10) for this hover hint.
+        <Box
+          component="span"
+          role="img"
+          aria-label={`Attention : ${vehicule.immatriculationWarning}`}
+          title={vehicule.immatriculationWarning}
+          sx={{ display: 'inline-flex', color: 'warning.main', cursor: 'help' }}
+        >
+          <WarningAmberRounded fontSize="small" aria-hidden />
+        </Box>
       )}
     </Box>
   );
