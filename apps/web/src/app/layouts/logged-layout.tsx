@@ -2,8 +2,8 @@ import CloseIcon from '@mui/icons-material/Close';
 import MenuIcon from '@mui/icons-material/Menu';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
-import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import type { User } from '@flotte/contract';
@@ -16,6 +16,9 @@ import { ROOT_MENU_WIDTH, SIDEBAR_WIDTH } from '../theme';
 import { MuiProviders } from '../providers';
 import { RequireAuth } from './require-auth';
 import { Sidebar } from './sidebar';
+
+// The phone's navigation drawer (Modal, Slide): loaded when first opened.
+const MobileNavigation = lazy(withChunkReload(async () => ({ default: (await import('./mobile-navigation')).MobileNavigation })));
 
 // The operator's icon menu (tooltips, so Popper): only ROOT users download it.
 const RootMenu = lazy(withChunkReload(async () => ({ default: (await import('./root-menu')).RootMenu })));
@@ -42,6 +45,7 @@ function LoggedShell({ user }: { user: User }) {
   const [supportOpen, setSupportOpen] = useState(false);
   const { switchOrganization, switching } = useSwitchOrganization();
   const supportMounted = useOpenedOnce(supportOpen);
+  const mobileNavigationMounted = useOpenedOnce(mobileOpen);
   const switchingMounted = useOpenedOnce(switching);
   const isRoot = user.roles.includes('ROOT');
   const navWidth = SIDEBAR_WIDTH + (isRoot ? ROOT_MENU_WIDTH : 0);
@@ -93,37 +97,23 @@ function LoggedShell({ user }: { user: User }) {
           </Typography>
         </Toolbar>
       </AppBar>
-      <Drawer
-        id="mobile-navigation"
-        variant="temporary"
-        open={mobileOpen}
-        onClose={() => setMobileOpen(false)}
-        sx={{ display: { md: 'none' } }}
-        slotProps={{ paper: { 'aria-label': 'Menu de navigation', sx: { width: Math.min(navWidth, 340), maxWidth: '88vw' } } }}
-      >
-        <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-          {/* The drawer covers the top bar's button: it carries its own way out. */}
-          <Box sx={{ display: 'flex', justifyContent: 'flex-end', px: 1, pt: 1 }}>
-            <IconButton aria-label="Fermer le menu" onClick={() => setMobileOpen(false)}>
-              <CloseIcon />
-            </IconButton>
-          </Box>
-          <Box sx={{ flex: 1, minHeight: 0 }}>{navigation(() => setMobileOpen(false))}</Box>
-        </Box>
-      </Drawer>
+      {mobileNavigationMounted && (
+        <Suspense fallback={null}>
+          <MobileNavigation open={mobileOpen} width={navWidth} onClose={() => setMobileOpen(false)}>
+            {navigation(() => setMobileOpen(false))}
+          </MobileNavigation>
+        </Suspense>
+      )}
 
       {/* Desktop: a fixed sidebar, after the root icon menu for ROOT users. */}
       <Box
         component="header"
         sx={{ display: { xs: 'none', md: 'block' }, position: 'fixed', inset: '0 auto 0 0', width: navWidth, zIndex: 'appBar' }}
       >
-        <Drawer
-          variant="permanent"
-          open
-          slotProps={{ paper: { sx: { width: navWidth, position: 'static', height: '100dvh', borderRightColor: 'divider' } } }}
-        >
+        {/* A permanent drawer's look (MUI's Drawer brings Modal and Slide for the phone's only). */}
+        <Paper square elevation={0} sx={{ width: navWidth, height: '100dvh', overflowY: 'auto', borderRight: 1, borderColor: 'divider' }}>
           {navigation()}
-        </Drawer>
+        </Paper>
       </Box>
 
       <Box

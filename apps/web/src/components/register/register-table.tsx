@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
-import LinearProgress from '@mui/material/LinearProgress';
-import { useTheme, type SxProps, type Theme } from '@mui/material/styles';
+import { keyframes, useTheme, type SxProps, type Theme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { PAGE_SIZE } from '@flotte/contract';
 import { useState } from 'react';
@@ -67,6 +66,39 @@ export type RegisterTableDeclaration<TRow, TColumn extends string> = Pick<
   'label' | 'columns' | 'getRowId' | 'getRowLabel' | 'sx'
 >;
 
+const sweep = keyframes`
+  from { transform: translateX(-100%); }
+  to { transform: translateX(250%); }
+`;
+
+/**
+ * The thin bar while a list held on screen is asked again: MUI's indeterminate LinearProgress in
+ * look, without its module on every register's first load (issue 10).
+ */
+function FetchBar() {
+  return (
+    <Box
+      role="progressbar"
+      aria-label="Mise à jour de la liste"
+      sx={{
+        position: 'relative',
+        height: 4,
+        overflow: 'hidden',
+        bgcolor: 'primary.light',
+        '&::before': {
+          content: '""',
+          position: 'absolute',
+          inset: 0,
+          width: '40%',
+          bgcolor: 'primary.main',
+          animation: `${sweep} 1.4s ease-in-out infinite`,
+          '@media (prefers-reduced-motion: reduce)': { animationDuration: '4s' },
+        },
+      }}
+    />
+  );
+}
+
 type MenuState<TRow> = { anchor: HTMLElement; row: TRow } | null;
 
 /**
@@ -107,7 +139,7 @@ export function RegisterTable<TRow, TColumn extends string>(props: RegisterTable
 
   return (
     <Card aria-busy={loading || fetching} sx={[{ position: 'relative', overflow: 'hidden', minWidth: 0 }, ...(sx === undefined ? [] : Array.isArray(sx) ? sx : [sx])]}>
-      <Box sx={{ height: 4 }}>{fetching && !loading && <LinearProgress aria-label="Mise à jour de la liste" />}</Box>
+      <Box sx={{ height: 4 }}>{fetching && !loading && <FetchBar />}</Box>
       {mobile && <MobileSortSelect columns={columns} sortBy={sortBy} onSortChange={onSortChange} />}
       <Box sx={{ opacity: fetching && !loading ? 0.6 : 1, transition: 'opacity 120ms' }}>
         {mobile ? (
