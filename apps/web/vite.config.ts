@@ -7,26 +7,29 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const api = { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } };
 
 /**
- * The modules each area of the app imports statically, found once the module graph is built: from
- * its layout and every page under it, all they import without `import()`. What a dialog, a form
- * or a date picker loads lazily is not among them.
+ * Which entry points of the app import each module statically, found once the module graph is
+ * built: from a root (a layout, a page), all it imports without `import()`. What a dialog, a form
+ * or a date picker loads lazily is reached by no root.
  */
-function staticAreas(roots: Record<'logged' | 'login', RegExp>): { plugin: Plugin; has: (area: 'logged' | 'login', id: string) => boolean } {
-  const found = { logged: new Set<string>(), login: new Set<string>() };
+function staticReach(roots: RegExp): { plugin: Plugin; rootsReaching: (id: string) => ReadonlySet<string> } {
+  const reach = new Map<string, Set<string>>();
+  const none: ReadonlySet<string> = new Set();
   return {
-    has: (area, id) => found[area].has(id),
+    rootsReaching: (id) => reach.get(id) ?? none,
     plugin: {
-      name: 'flotte:static-areas',
+      name: 'flotte:static-reach',
       apply: 'build',
       buildEnd() {
-        for (const area of ['logged', 'login'] as const) {
-          const seen = found[area];
-          seen.clear();
-          const stack = [...this.getModuleIds()].filter((id) => roots[area].test(id) && !id.includes('.test.'));
+        reach.clear();
+        for (const root of [...this.getModuleIds()].filter((id) => roots.test(id) && !id.includes('.test.'))) {
+          const seen = new Set<string>();
+          const stack = [root];
           while (stack.length > 0) {
             const id = stack.pop()!;
             if (seen.has(id)) continue;
             seen.add(id);
+            if (!reach.has(id)) reach.set(id, new Set());
+            reach.get(id)!.add(root);
             stack.push(...(this.getModuleInfo(id)?.importedIds ?? []));
           }
         }
@@ -35,12 +38,21 @@ function staticAreas(roots: Record<'logged' | 'login', RegExp>): { plugin: Plugi
   };
 }
 
-const areas = staticAreas({
-  logged: /[\\/]src[\\/]app[\\/](layouts[\\/]logged-layout|routes[\\/]app[\\/][^\\/]+)\.tsx$/,
-  login: /[\\/]src[\\/]app[\\/](layouts[\\/]public-layout|routes[\\/]auth[\\/]login)\.tsx$/,
-});
-/** Needed at once by the logged-in pages, and not by the login page (it stays light). */
-const loggedOnly = (id: string) => areas.has('logged', id) && !areas.has('login', id);
+const LOGGED_LAYOUT = /[\\/]src[\\/]app[\\/]layouts[\\/]logged-layout\.tsx$/;
+const LOGGED_PAGE = /[\\/]src[\\/]app[\\/]routes[\\/]app[\\/][^\\/]+\.tsx$/;
+const LOGIN = /[\\/]src[\\/]app[\\/](layouts[\\/]public-layout|routes[\\/]auth[\\/]login)\.tsx$/;
+const reach = staticReach(new RegExp(`${LOGGED_LAYOUT.source}|${LOGGED_PAGE.source}|${LOGIN.source}`));
+
+/**
+ * Shown at once by the logged-in pages: imported statically by their layout or by two of their
+ * pages at least (a module of one page stays with that page), and not by the login page (it stays
+ * light).
+ */
+function loggedShared(id: string): boolean {
+  const roots = [...reach.rootsReaching(id)];
+  if (roots.some((root) => LOGIN.test(root))) return false;
+  return roots.some((root) => LOGGED_LAYOUT.test(root)) || roots.filter((root) => LOGGED_PAGE.test(root)).length >= 2;
+}
 /** MUI's styling engine and base: what every MUI component needs. */
 const MUI_CORE =
   /node_modules[\\/](@mui[\\/](system|utils|styled-engine|private-theming)[\\/]|@mui[\\/]material[\\/](styles|internal|utils|colors|transitions|className|useMediaQuery|SvgIcon|ButtonBase|Button|Typography|Paper|IconButton|Box|zero-styled|DefaultPropsProvider|CssBaseline|locale)[\\/]|@emotion[\\/]|stylis[\\/]|clsx[\\/]|react-is[\\/]|hoist-non-react-statics[\\/])/;
@@ -48,7 +60,7 @@ const MUI_CORE =
 const UI_LIBRARIES = /node_modules[\\/](@mui[\\/]material|@tanstack)[\\/]/;
 
 export default defineConfig({
-  plugins: [react(), areas.plugin],
+  plugins: [react(), reach.plugin],
   resolve: {
     alias: {
       // Compile the contract from source: no build step between an edit there and the web.
@@ -73,8 +85,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'boot', priority: 3, tags: ['$initial'] },
-            { name: 'mui-core', priority: 2, test: (id) => loggedOnly(id) && MUI_CORE.test(id) },
-            { name: 'ui', priority: 1, test: (id) => loggedOnly(id) && UI_LIBRARIES.test(id) },
+            { name: 'mui-core', priority: 2, test: (id) => loggedShared(id) && MUI_CORE.test(id) },
+            { name: 'ui', priority: 1, test: (id) => loggedShared(id) && UI_LIBRARIES.test(id) },
           ],
         },
       },
