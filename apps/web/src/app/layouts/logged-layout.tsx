@@ -14,11 +14,18 @@ import { useSwitchOrganization } from '../../features/organizations/api/switch-o
 import { withChunkReload } from '../../lib/chunk-load-guard';
 import { ROOT_MENU_WIDTH, SIDEBAR_WIDTH } from '../theme';
 import { MuiProviders } from '../providers';
+import type { MobileNavigation as MobileNavigationType } from './mobile-navigation';
 import { RequireAuth } from './require-auth';
 import { Sidebar } from './sidebar';
 
-// The phone's navigation drawer (Modal, Slide): loaded when first opened.
-const MobileNavigation = lazy(withChunkReload(async () => ({ default: (await import('./mobile-navigation')).MobileNavigation })));
+// The phone's navigation drawer (Drawer, Slide): loaded when first asked for, and opened once
+// there, in the same render as the menu button's new state (no moment with one and not the other).
+let LoadedMobileNavigation: typeof MobileNavigationType | undefined;
+const loadMobileNavigation = withChunkReload(async () => {
+  LoadedMobileNavigation = (await import('./mobile-navigation')).MobileNavigation;
+  return LoadedMobileNavigation;
+});
+const LazyMobileNavigation = lazy(async () => ({ default: await loadMobileNavigation() }));
 
 // The operator's icon menu (tooltips, so Popper): only ROOT users download it.
 const RootMenu = lazy(withChunkReload(async () => ({ default: (await import('./root-menu')).RootMenu })));
@@ -88,7 +95,12 @@ function LoggedShell({ user }: { user: User }) {
             aria-label={mobileOpen ? 'Fermer le menu' : 'Ouvrir le menu'}
             aria-expanded={mobileOpen}
             aria-controls="mobile-navigation"
-            onClick={() => setMobileOpen((open) => !open)}
+            onClick={() => {
+              if (mobileOpen) return setMobileOpen(false);
+              // A failed load still opens: the lazy component then shows the route's error.
+              const open = () => setMobileOpen(true);
+              void loadMobileNavigation().then(open, open);
+            }}
           >
             {mobileOpen ? <CloseIcon /> : <MenuIcon />}
           </IconButton>
@@ -99,9 +111,14 @@ function LoggedShell({ user }: { user: User }) {
       </AppBar>
       {mobileNavigationMounted && (
         <Suspense fallback={null}>
-          <MobileNavigation open={mobileOpen} width={navWidth} onClose={() => setMobileOpen(false)}>
-            {navigation(() => setMobileOpen(false))}
-          </MobileNavigation>
+          {(() => {
+            const MobileNavigation = LoadedMobileNavigation ?? LazyMobileNavigation;
+            return (
+              <MobileNavigation open={mobileOpen} width={navWidth} onClose={() => setMobileOpen(false)}>
+                {navigation(() => setMobileOpen(false))}
+              </MobileNavigation>
+            );
+          })()}
         </Suspense>
       )}
 
