@@ -30,6 +30,13 @@ export function loadDateField(): Promise<DateFieldModule> {
   return loading;
 }
 
+/**
+ * With a mouse (a desktop), the pickers are fetched once the page is idle, ready for the first
+ * click. On a touch screen (a phone on 4G) they wait for the first touch: data and a slow CPU are
+ * spent on the list first (issue 10).
+ */
+const preloadWhenIdle = () => typeof window.matchMedia === 'function' && window.matchMedia('(hover: hover) and (pointer: fine)').matches;
+
 /** After the first paint, when the browser has a moment (at the latest after `timeout` ms). */
 function whenIdle(callback: () => void, timeout = 1500): () => void {
   if (typeof window.requestIdleCallback === 'function') {
@@ -42,8 +49,8 @@ function whenIdle(callback: () => void, timeout = 1500): () => void {
 
 /**
  * DateField for a field shown with a list (a period filter): the page's first load carries none
- * of the date pickers. Until they have arrived (fetched once the page is idle, or at once when the
- * field is hovered, focused or touched) a read-only stand-in of the same size shows the date, so
+ * of the date pickers. Until they have arrived (fetched once the page is idle with a mouse, and at
+ * once when the field is hovered, focused or touched) a read-only stand-in of the same size shows the date, so
  * nothing moves when the real field takes its place, and a field focused meanwhile keeps the focus.
  */
 export function LazyDateField(props: DateFieldProps) {
@@ -61,7 +68,7 @@ export function LazyDateField(props: DateFieldProps) {
     if (loaded) return;
     loadDateField().then(setModule, setFailure);
   };
-  useEffect(() => (loaded ? undefined : whenIdle(() => load())), []);
+  useEffect(() => (loaded || !preloadWhenIdle() ? undefined : whenIdle(() => load())), []);
   useEffect(() => {
     if (module && focusAfterLoad.current) {
       focusAfterLoad.current = false;
