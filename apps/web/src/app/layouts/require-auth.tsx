@@ -16,9 +16,11 @@ import { loadCurrentUser } from '../../lib/session';
  * page, keeping the full current path for after the login. Then the user is loaded if needed.
  */
 export function RequireAuth({ children }: { children: (user: User) => ReactNode }) {
-  // Deferred: when the session arrives, the whole logged page renders in a transition, in slices a
-  // phone's main thread can interleave with input, not in one long task (issue 10).
-  const { token, user, loggedOut } = useDeferredValue(useAuth());
+  const auth = useAuth();
+  // Rendered deferred: when the session arrives, the whole logged page renders in a transition, in
+  // slices a phone's main thread can interleave with input, not in one long task (issue 10). The
+  // effects read the live state (a user loaded is never asked for again).
+  const { token, user, loggedOut } = useDeferredValue(auth);
   const location = useLocation();
   const navigate = useNavigate();
   const [attempt, setAttempt] = useState(0);
@@ -26,7 +28,7 @@ export function RequireAuth({ children }: { children: (user: User) => ReactNode 
   const current = `${location.pathname}${location.search}`;
 
   useEffect(() => {
-    if (token || loggedOut) return;
+    if (auth.token || auth.loggedOut) return;
     let active = true;
     void restoreSession().then((restored) => {
       if (active && !restored) void navigate(withRoute('/', current), { replace: true });
@@ -34,10 +36,10 @@ export function RequireAuth({ children }: { children: (user: User) => ReactNode 
     return () => {
       active = false;
     };
-  }, [token, loggedOut, navigate, current]);
+  }, [auth.token, auth.loggedOut, navigate, current]);
 
   useEffect(() => {
-    if (!token || user) return;
+    if (!auth.token || auth.user) return;
     let active = true;
     void loadCurrentUser().then((loaded) => {
       if (active && !loaded) setFailedAttempt(attempt);
@@ -45,7 +47,7 @@ export function RequireAuth({ children }: { children: (user: User) => ReactNode 
     return () => {
       active = false;
     };
-  }, [token, user, attempt]);
+  }, [auth.token, auth.user, attempt]);
 
   if (!token && loggedOut) return <Navigate to="/" replace />;
   if (user && token) return children(user);
