@@ -26,8 +26,10 @@ function withCount(text: string, count: number | undefined) {
   return (
     <>
       {text}{' '}
-      {/* Room for two digits, so the '(0)' shown while the list loads gives way to '(17)' without moving the next button. */}
-      <Box component="span" sx={{ display: 'inline-block', minWidth: '4ch', textAlign: 'left', fontVariantNumeric: 'tabular-nums' }}>
+      {/* Room for two digits, so the '(0)' shown while the list loads gives way to '(17)' without
+          moving the next button. The button lays out as flex: the space above is read, not drawn,
+          hence the margin. */}
+      <Box component="span" sx={{ display: 'inline-block', ml: 0.5, minWidth: '4ch', textAlign: 'left', fontVariantNumeric: 'tabular-nums' }}>
         ({count.toLocaleString('fr-FR')})
       </Box>
     </>
