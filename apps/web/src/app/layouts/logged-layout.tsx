@@ -4,8 +4,10 @@ import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
+import { useTheme } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import type { User } from '@flotte/contract';
 import { lazy, Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
@@ -47,6 +49,19 @@ function useOpenedOnce(open: boolean): boolean {
   return opened;
 }
 
+/**
+ * Which navigation to render: the phone's top bar or the desktop's sidebar, not both hidden by CSS
+ * (the sidebar alone is a third of a first render's work on a phone's CPU, issue 10). Both where
+ * media queries cannot be read (CSS then shows the right one).
+ */
+function useNavigationLayout(): 'mobile' | 'desktop' | 'both' {
+  const theme = useTheme();
+  const canQuery = typeof window !== 'undefined' && typeof window.matchMedia === 'function';
+  const desktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
+  if (!canQuery) return 'both';
+  return desktop ? 'desktop' : 'mobile';
+}
+
 function LoggedShell({ user }: { user: User }) {
   const [mobileOpen, setMobileOpen] = useState(false);
   const [supportOpen, setSupportOpen] = useState(false);
@@ -55,6 +70,7 @@ function LoggedShell({ user }: { user: User }) {
   const mobileNavigationMounted = useOpenedOnce(mobileOpen);
   const switchingMounted = useOpenedOnce(switching);
   const isRoot = user.roles.includes('ROOT');
+  const layout = useNavigationLayout();
   const navWidth = SIDEBAR_WIDTH + (isRoot ? ROOT_MENU_WIDTH : 0);
 
   const navigation = (onNavigate?: () => void) => (
@@ -81,57 +97,67 @@ function LoggedShell({ user }: { user: User }) {
 
   return (
     <Box sx={{ minHeight: '100dvh', bgcolor: 'background.default' }}>
-      {/* Mobile: top bar and a temporary drawer. */}
-      <AppBar
-        component="header"
-        position="sticky"
-        color="inherit"
-        elevation={0}
-        sx={{ display: { md: 'none' }, borderBottom: 1, borderColor: 'divider' }}
-      >
-        <Toolbar sx={{ gap: 1 }}>
-          <IconButton
-            edge="start"
-            aria-label={mobileOpen ? 'Fermer le menu' : 'Ouvrir le menu'}
-            aria-expanded={mobileOpen}
-            aria-controls="mobile-navigation"
-            onClick={() => {
-              if (mobileOpen) return setMobileOpen(false);
-              // A failed load still opens: the lazy component then shows the route's error.
-              const open = () => setMobileOpen(true);
-              void loadMobileNavigation().then(open, open);
-            }}
+      {layout !== 'desktop' && (
+        <>
+          {/* Mobile: top bar and a temporary drawer. */}
+          <AppBar
+            component="header"
+            position="sticky"
+            color="inherit"
+            elevation={0}
+            sx={{ display: { md: 'none' }, borderBottom: 1, borderColor: 'divider' }}
           >
-            {mobileOpen ? <CloseIcon /> : <MenuIcon />}
-          </IconButton>
-          <Typography component="div" variant="h6" noWrap>
-            Tableau de bord
-          </Typography>
-        </Toolbar>
-      </AppBar>
-      {mobileNavigationMounted && (
-        <Suspense fallback={null}>
-          {(() => {
-            const MobileNavigation = LoadedMobileNavigation ?? LazyMobileNavigation;
-            return (
-              <MobileNavigation open={mobileOpen} width={navWidth} onClose={() => setMobileOpen(false)}>
-                {navigation(() => setMobileOpen(false))}
-              </MobileNavigation>
-            );
-          })()}
-        </Suspense>
+            <Toolbar sx={{ gap: 1 }}>
+              <IconButton
+                edge="start"
+                aria-label={mobileOpen ? 'Fermer le menu' : 'Ouvrir le menu'}
+                aria-expanded={mobileOpen}
+                aria-controls="mobile-navigation"
+                onClick={() => {
+                  if (mobileOpen) return setMobileOpen(false);
+                  // A failed load still opens: the lazy component then shows the route's error.
+                  const open = () => setMobileOpen(true);
+                  void loadMobileNavigation().then(open, open);
+                }}
+              >
+                {mobileOpen ? <CloseIcon /> : <MenuIcon />}
+              </IconButton>
+              <Typography component="div" variant="h6" noWrap>
+                Tableau de bord
+              </Typography>
+            </Toolbar>
+          </AppBar>
+          {mobileNavigationMounted && (
+            <Suspense fallback={null}>
+              {(() => {
+                const MobileNavigation = LoadedMobileNavigation ?? LazyMobileNavigation;
+                return (
+                  <MobileNavigation open={mobileOpen} width={navWidth} onClose={() => setMobileOpen(false)}>
+                    {navigation(() => setMobileOpen(false))}
+                  </MobileNavigation>
+                );
+              })()}
+            </Suspense>
+          )}
+
+        </>
       )}
 
-      {/* Desktop: a fixed sidebar, after the root icon menu for ROOT users. */}
-      <Box
-        component="header"
-        sx={{ display: { xs: 'none', md: 'block' }, position: 'fixed', inset: '0 auto 0 0', width: navWidth, zIndex: 'appBar' }}
-      >
-        {/* A permanent drawer's look (MUI's Drawer brings Modal and Slide for the phone's only). */}
-        <Paper square elevation={0} sx={{ width: navWidth, height: '100dvh', overflowY: 'auto', borderRight: 1, borderColor: 'divider' }}>
-          {navigation()}
-        </Paper>
-      </Box>
+      {layout !== 'mobile' && (
+        <>
+          {/* Desktop: a fixed sidebar, after the root icon menu for ROOT users. */}
+          <Box
+            component="header"
+            sx={{ display: { xs: 'none', md: 'block' }, position: 'fixed', inset: '0 auto 0 0', width: navWidth, zIndex: 'appBar' }}
+          >
+            {/* A permanent drawer's look (MUI's Drawer brings Modal and Slide for the phone's only). */}
+            <Paper square elevation={0} sx={{ width: navWidth, height: '100dvh', overflowY: 'auto', borderRight: 1, borderColor: 'divider' }}>
+              {navigation()}
+            </Paper>
+          </Box>
+
+        </>
+      )}
 
       <Box
         component="main"
