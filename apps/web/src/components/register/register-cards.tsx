@@ -1,5 +1,4 @@
 import Box from '@mui/material/Box';
-import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Fragment } from 'react';
@@ -7,6 +6,7 @@ import { menuItems } from '../form/menu-items';
 import { CellValue, OpenRowLink, type RegisterColumn } from './register-cells';
 import type { RegisterDesktopTableProps } from './register-desktop-table';
 import { RowActionsButton } from './row-actions-menu';
+import { skeletonLinesSx } from './skeleton-lines';
 import type { SortBy } from './use-list-search-params';
 
 function sortOptions<TRow, TColumn extends string>(columns: readonly RegisterColumn<TRow, TColumn>[]) {
@@ -87,34 +87,52 @@ export function RegisterCardSkeletons<TRow, TColumn extends string>({
   withMenu: boolean;
 }) {
   const shown = columns.filter((column) => !column.hideOnMobile);
+  // Plain elements under one style (the cards' own typography and spacing): no MUI component per
+  // line in a phone's first render.
   return (
-    <Box component="ul" aria-hidden data-testid="register-skeleton" sx={{ listStyle: 'none', m: 0, p: 0 }}>
+    <Box
+      component="ul"
+      aria-hidden
+      data-testid="register-skeleton"
+      sx={[
+        {
+          listStyle: 'none',
+          m: 0,
+          p: 0,
+          '& > li': { px: 2, py: 1.5, borderTop: 1, borderColor: 'divider', display: 'grid', gap: 0.75 },
+          '& > li:first-of-type': { borderTop: 0 },
+          '& .skeleton-title': { display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 },
+          '& .skeleton-title > p': { flex: 1, m: 0, typography: 'subtitle1' },
+          '& .skeleton-title > p > span': { width: '55%' },
+          // The '⋮' button's room (IconButton size small).
+          '& .skeleton-menu': { width: 34, height: 34 },
+          '& dl': { display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 1.5, rowGap: 0.25, m: 0 },
+          '& dt': { typography: 'body2', color: 'text.secondary' },
+          '& dd': { typography: 'body2', m: 0 },
+          '& dd > span': { width: '60%' },
+        },
+        skeletonLinesSx,
+      ]}
+    >
       {Array.from({ length: count }, (_, rowIndex) => (
-        <Box
-          component="li"
-          key={rowIndex}
-          sx={{ px: 2, py: 1.5, borderTop: rowIndex === 0 ? 0 : 1, borderColor: 'divider', display: 'grid', gap: 0.75 }}
-        >
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
-            <Typography variant="subtitle1" sx={{ flex: 1 }}>
-              <Skeleton variant="text" width="55%" />
-            </Typography>
-            {/* The '⋮' button's room (IconButton size small). */}
-            {withMenu && <Box sx={{ width: 34, height: 34 }} />}
-          </Box>
-          <Box sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 1.5, rowGap: 0.25 }}>
+        <li key={rowIndex}>
+          <div className="skeleton-title">
+            <p>
+              <span data-skeleton-line />
+            </p>
+            {withMenu && <div className="skeleton-menu" />}
+          </div>
+          <dl>
             {shown.map((column) => (
               <Fragment key={column.id}>
-                <Typography variant="body2" color="text.secondary">
-                  {column.label}
-                </Typography>
-                <Typography variant="body2">
-                  <Skeleton variant="text" width="60%" />
-                </Typography>
+                <dt>{column.label}</dt>
+                <dd>
+                  <span data-skeleton-line />
+                </dd>
               </Fragment>
             ))}
-          </Box>
-        </Box>
+          </dl>
+        </li>
       ))}
     </Box>
   );

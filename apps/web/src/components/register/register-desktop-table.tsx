@@ -5,11 +5,11 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Skeleton from '@mui/material/Skeleton';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import { CellValue, isBlank, OpenRowLink, visuallyHidden } from './register-cells';
 import type { RegisterTableProps } from './register-table';
 import { RowActionsButton } from './row-actions-menu';
+import { skeletonLinesSx } from './skeleton-lines';
 import { nextSort, parseSortBy } from './use-list-search-params';
 
 export type RegisterDesktopTableProps<TRow, TColumn extends string> = Pick<
@@ -103,24 +103,32 @@ export function RegisterDesktopTable<TRow, TColumn extends string>(props: Regist
       {skeletonRows > 0 && (
         // Out of the table (its rows are the real ones only), each as tall as a row of text: a
         // cell's 16 px padding above and below a body2 line, and its bottom border.
-        <Box aria-hidden data-testid="register-skeleton" sx={{ minWidth: 640 }}>
-          {Array.from({ length: skeletonRows }, (_, index) => (
-            <Box
-              key={index}
-              sx={{
+        <Box
+          aria-hidden
+          data-testid="register-skeleton"
+          sx={[
+            {
+              minWidth: 640,
+              '& > div': {
                 display: 'grid',
                 gridTemplateColumns: `repeat(${columns.length}, minmax(0, 1fr))${onOpenMenu ? ' 64px' : ''}`,
                 borderBottom: 1,
                 borderColor: 'divider',
                 typography: 'body2',
-              }}
-            >
+              },
+              '& > div > div': { p: 2 },
+            },
+            skeletonLinesSx,
+          ]}
+        >
+          {Array.from({ length: skeletonRows }, (_, index) => (
+            <div key={index}>
               {columns.map((column) => (
-                <Box key={column.id} sx={{ p: 2 }}>
-                  <Skeleton variant="text" />
-                </Box>
+                <div key={column.id}>
+                  <span data-skeleton-line />
+                </div>
               ))}
-            </Box>
+            </div>
           ))}
         </Box>
       )}
