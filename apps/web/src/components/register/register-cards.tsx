@@ -1,6 +1,5 @@
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { Fragment } from 'react';
 import { menuItems } from '../form/menu-items';
 import { CellValue, OpenRowLink, type RegisterColumn } from './register-cells';
@@ -37,40 +36,54 @@ export function MobileSortSelect<TRow, TColumn extends string>({
   );
 }
 
-/** Below 600 px: one card per row, titled by the row's name, its values as a label/value list. */
+/** What the cards and their skeletons share: the card's spacing and its label/value list. */
+const cardsSx = {
+  listStyle: 'none',
+  m: 0,
+  p: 0,
+  '& > li': { px: 2, py: 1.5, borderTop: 1, borderColor: 'divider', display: 'grid', gap: 0.75 },
+  '& > li:first-of-type': { borderTop: 0 },
+  '& .card-title': { display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 },
+  '& dl': { display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 1.5, rowGap: 0.25, m: 0 },
+  '& dt': { typography: 'body2', color: 'text.secondary' },
+  '& dd': { typography: 'body2', m: 0, minWidth: 0, overflowWrap: 'anywhere' },
+} as const;
+
+/**
+ * Below 600 px: one card per row, titled by the row's name, its values as a label/value list.
+ * Plain elements under one style, MUI only for what a person acts on (the link, the menu): a
+ * page of cards was some two hundred MUI components in a phone's render (issue 10).
+ */
 export function RegisterCards<TRow, TColumn extends string>(props: Omit<RegisterDesktopTableProps<TRow, TColumn>, 'sortBy' | 'onSortChange'>) {
   const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onIntent, onOpenMenu } = props;
+  const shown = columns.filter((column) => !column.hideOnMobile);
   return (
-    <Box component="ul" aria-label={label} sx={{ listStyle: 'none', m: 0, p: 0 }}>
-      {rows.map((row, rowIndex) => (
-        <Box
-          component="li"
-          key={getRowId(row)}
-          sx={{ px: 2, py: 1.5, borderTop: rowIndex === 0 ? 0 : 1, borderColor: 'divider', display: 'grid', gap: 0.75 }}
-        >
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
-            <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 700, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
+    <Box
+      component="ul"
+      aria-label={label}
+      sx={[cardsSx, { '& h2': { typography: 'subtitle1', fontWeight: 700, flex: 1, minWidth: 0, m: 0, overflowWrap: 'anywhere' } }]}
+    >
+      {rows.map((row) => (
+        <li key={getRowId(row)}>
+          <div className="card-title">
+            <h2>
               <OpenRowLink label={getRowLabel(row)} onOpen={onOpenRow && (() => onOpenRow(row))} onIntent={onIntent}>
                 {getRowLabel(row)}
               </OpenRowLink>
-            </Typography>
+            </h2>
             {onOpenMenu && <RowActionsButton label={getRowLabel(row)} onOpen={(anchor) => onOpenMenu(row, anchor)} onIntent={onIntent} />}
-          </Box>
-          <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 1.5, rowGap: 0.25 }}>
-            {columns
-              .filter((column) => !column.hideOnMobile)
-              .map((column) => (
-                <Fragment key={column.id}>
-                  <Typography component="dt" variant="body2" color="text.secondary">
-                    {column.label}
-                  </Typography>
-                  <Typography component="dd" variant="body2" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
-                    <CellValue value={column.render(row)} />
-                  </Typography>
-                </Fragment>
-              ))}
-          </Box>
-        </Box>
+          </div>
+          <dl>
+            {shown.map((column) => (
+              <Fragment key={column.id}>
+                <dt>{column.label}</dt>
+                <dd>
+                  <CellValue value={column.render(row)} />
+                </dd>
+              </Fragment>
+            ))}
+          </dl>
+        </li>
       ))}
     </Box>
   );
@@ -95,20 +108,12 @@ export function RegisterCardSkeletons<TRow, TColumn extends string>({
       aria-hidden
       data-testid="register-skeleton"
       sx={[
+        cardsSx,
         {
-          listStyle: 'none',
-          m: 0,
-          p: 0,
-          '& > li': { px: 2, py: 1.5, borderTop: 1, borderColor: 'divider', display: 'grid', gap: 0.75 },
-          '& > li:first-of-type': { borderTop: 0 },
-          '& .skeleton-title': { display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 },
-          '& .skeleton-title > p': { flex: 1, m: 0, typography: 'subtitle1' },
-          '& .skeleton-title > p > span': { width: '55%' },
+          '& .card-title > p': { flex: 1, m: 0, typography: 'subtitle1' },
+          '& .card-title > p > span': { width: '55%' },
           // The '⋮' button's room (IconButton size small).
           '& .skeleton-menu': { width: 34, height: 34 },
-          '& dl': { display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 1.5, rowGap: 0.25, m: 0 },
-          '& dt': { typography: 'body2', color: 'text.secondary' },
-          '& dd': { typography: 'body2', m: 0 },
           '& dd > span': { width: '60%' },
         },
         skeletonLinesSx,
@@ -116,7 +121,7 @@ export function RegisterCardSkeletons<TRow, TColumn extends string>({
     >
       {Array.from({ length: count }, (_, rowIndex) => (
         <li key={rowIndex}>
-          <div className="skeleton-title">
+          <div className="card-title">
             <p>
               <span data-skeleton-line />
             </p>
