@@ -65,6 +65,14 @@ describe('useListQueryState', () => {
     expect(snackbar.getCurrent()).toBeNull();
   });
 
+  it('shows the list loading, not the failure, while it moves back to page 1: told once, by page 1', () => {
+    const error = new Error('Service indisponible');
+    const leaving = run(settled(undefined, error), 3);
+    expect(leaving.state).toMatchObject({ rows: [], loading: true, error: null });
+    expect(leaving.setPage).toHaveBeenCalledWith(1, { replace: true });
+    expect(run(settled(undefined, error), 1).state).toMatchObject({ loading: false, error });
+  });
+
   it('goes back to the last page when the page asked for is beyond it', () => {
     const { setPage } = run(settled(registerPage(ROWS, { total: 25, page: 5 })), 5);
     expect(setPage).toHaveBeenCalledWith(3, { replace: true });

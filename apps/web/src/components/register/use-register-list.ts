@@ -57,7 +57,11 @@ export function useListQueryState<TPage extends RegisterPage<unknown>>(
 ): RegisterListState<TPage['data'][number]> {
   const { data, error, isPending, isFetching, isPlaceholderData, refetch } = query;
   const { page, setPage } = list;
-  const failed = error !== null && !isFetching;
+  // A failure beyond page 1 moves to page 1 (the effect below): until that page has answered, the
+  // list shows it is loading, so the failure is told once, by page 1's own answer, and no alert
+  // flashes in between.
+  const leaving = error !== null && page !== 1;
+  const failed = error !== null && !isFetching && !leaving;
 
   useEffect(() => {
     if (error && page !== 1) setPage(1, { replace: true });
@@ -79,7 +83,7 @@ export function useListQueryState<TPage extends RegisterPage<unknown>>(
       nbOfPages: 0,
       counts: { active: 0, archived: 0 },
       // First load, or 'Réessayer' after a failure.
-      loading: isPending || (error !== null && isFetching),
+      loading: isPending || (error !== null && isFetching) || leaving,
       fetching: false,
       error: failed ? error : null,
       retry,
