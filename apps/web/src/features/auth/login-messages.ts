@@ -3,24 +3,19 @@
 // and text() in packages/contract/src/primitives.ts); login-messages.test.ts compares the two on
 // the same inputs, so they cannot drift apart.
 
-import type { LoginBody } from '@flotte/contract';
+import { isSafeText, MAX_LENGTH, UNSAFE_TEXT_MESSAGE, type LoginBody } from '@flotte/contract';
 
 export const LOGIN_MESSAGES = {
   emailMissing: "L'adresse e-mail est obligatoire",
-  emailTooLong: 'Adresse e-mail : 254 caractères maximum',
+  emailTooLong: `Adresse e-mail : ${MAX_LENGTH.email} caractères maximum`,
   emailInvalid: 'Adresse e-mail invalide',
   passwordMissing: 'Le mot de passe est obligatoire',
-  passwordTooLong: 'Le mot de passe : 200 caractères maximum',
-  passwordUnsafe: 'Le mot de passe : caractère non autorisé (caractère nul ou caractère Unicode incomplet)',
+  passwordTooLong: `Le mot de passe : ${MAX_LENGTH.password} caractères maximum`,
+  passwordUnsafe: `Le mot de passe : ${UNSAFE_TEXT_MESSAGE}`,
 } as const;
 
-const EMAIL_MAX = 254;
-const PASSWORD_MAX = 200;
 /** zod 4's default e-mail pattern (z.email()). */
 const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
-/** NUL or a lone surrogate: the contract's isSafeText refuses them. */
-// eslint-disable-next-line no-control-regex -- NUL is exactly what this refuses.
-const UNSAFE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export type LoginField = keyof LoginBody;
 export type LoginErrors = Partial<Record<LoginField, string>>;
@@ -28,15 +23,15 @@ export type LoginErrors = Partial<Record<LoginField, string>>;
 export function emailError(value: string): string | undefined {
   const email = value.trim().toLowerCase();
   if (email.length === 0) return LOGIN_MESSAGES.emailMissing;
-  if (email.length > EMAIL_MAX) return LOGIN_MESSAGES.emailTooLong;
+  if (email.length > MAX_LENGTH.email) return LOGIN_MESSAGES.emailTooLong;
   if (!EMAIL_PATTERN.test(email)) return LOGIN_MESSAGES.emailInvalid;
   return undefined;
 }
 
 /** The password is sent as typed: spaces are part of it. */
 export function passwordError(password: string): string | undefined {
-  if (password.length > PASSWORD_MAX) return LOGIN_MESSAGES.passwordTooLong;
-  if (UNSAFE_CHARACTER.test(password)) return LOGIN_MESSAGES.passwordUnsafe;
+  if (password.length > MAX_LENGTH.password) return LOGIN_MESSAGES.passwordTooLong;
+  if (!isSafeText(password)) return LOGIN_MESSAGES.passwordUnsafe;
   if (password.length === 0) return LOGIN_MESSAGES.passwordMissing;
   return undefined;
 }
