@@ -9,45 +9,25 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { User } from '@flotte/contract';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
+import { lazyComponent, useOpenedOnce } from '../../components/lazy-component';
 import { LazySnackbarHost } from '../../components/snackbar/lazy-snackbar-host';
 import { useSwitchOrganization } from '../../features/organizations/api/switch-organization';
-import { withChunkReload } from '../../lib/chunk-load-guard';
 import { ROOT_MENU_WIDTH, SIDEBAR_WIDTH } from '../theme';
 import { MuiProviders } from '../providers';
-import type { MobileNavigation as MobileNavigationType } from './mobile-navigation';
 import { RequireAuth } from './require-auth';
 import { Sidebar } from './sidebar';
 
-// The phone's navigation drawer (Drawer, Slide): loaded when first asked for, and opened once
-// there, in the same render as the menu button's new state (no moment with one and not the other).
-let LoadedMobileNavigation: typeof MobileNavigationType | undefined;
-const loadMobileNavigation = withChunkReload(async () => {
-  LoadedMobileNavigation = (await import('./mobile-navigation')).MobileNavigation;
-  return LoadedMobileNavigation;
-});
-const LazyMobileNavigation = lazy(async () => ({ default: await loadMobileNavigation() }));
-
-// The operator's icon menu (tooltips, so Popper): only ROOT users download it.
-const RootMenu = lazy(withChunkReload(async () => ({ default: (await import('./root-menu')).RootMenu })));
-
-// Dialogs a person opens now and then: their code loads on the first opening, not with the page.
-const SupportDialog = lazy(
-  withChunkReload(async () => ({ default: (await import('../../features/support/components/support-dialog')).SupportDialog })),
+// Loaded when first opened, not with the page (lazyComponent): the phone's navigation drawer
+// (Drawer, Slide), the operator's icon menu (tooltips, so Popper: only ROOT users download it), and
+// the dialogs a person opens now and then.
+const MobileNavigation = lazyComponent(() => import('./mobile-navigation').then((module) => module.MobileNavigation));
+const RootMenu = lazyComponent(() => import('./root-menu').then((module) => module.RootMenu));
+const SupportDialog = lazyComponent(() => import('../../features/support/components/support-dialog').then((module) => module.SupportDialog));
+const OrganizationLoadingDialog = lazyComponent(() =>
+  import('../../features/organizations/components/organization-loading-dialog').then((module) => module.OrganizationLoadingDialog),
 );
-const OrganizationLoadingDialog = lazy(
-  withChunkReload(async () => ({
-    default: (await import('../../features/organizations/components/organization-loading-dialog')).OrganizationLoadingDialog,
-  })),
-);
-
-/** True from the first time `open` is true: a lazy dialog stays mounted to play its closing transition. */
-function useOpenedOnce(open: boolean): boolean {
-  const [opened, setOpened] = useState(open);
-  if (open && !opened) setOpened(true);
-  return opened;
-}
 
 /**
  * Which navigation to render: the phone's top bar or the desktop's sidebar, not both hidden by CSS
@@ -115,9 +95,10 @@ function LoggedShell({ user }: { user: User }) {
                 aria-controls="mobile-navigation"
                 onClick={() => {
                   if (mobileOpen) return setMobileOpen(false);
-                  // A failed load still opens: the lazy component then shows the route's error.
+                  // Opened once its module is there, in the same render as this button's new state; a
+                  // failed load still opens: the lazy component then shows the route's error.
                   const open = () => setMobileOpen(true);
-                  void loadMobileNavigation().then(open, open);
+                  void MobileNavigation.load().then(open, open);
                 }}
               >
                 {mobileOpen ? <CloseIcon /> : <MenuIcon />}
@@ -129,17 +110,11 @@ function LoggedShell({ user }: { user: User }) {
           </AppBar>
           {mobileNavigationMounted && (
             <Suspense fallback={null}>
-              {(() => {
-                const MobileNavigation = LoadedMobileNavigation ?? LazyMobileNavigation;
-                return (
-                  <MobileNavigation open={mobileOpen} width={navWidth} onClose={() => setMobileOpen(false)}>
-                    {navigation(() => setMobileOpen(false))}
-                  </MobileNavigation>
-                );
-              })()}
+              <MobileNavigation open={mobileOpen} width={navWidth} onClose={() => setMobileOpen(false)}>
+                {navigation(() => setMobileOpen(false))}
+              </MobileNavigation>
             </Suspense>
           )}
-
         </>
       )}
 

@@ -1,5 +1,6 @@
 import type { ConfirmDialogProps } from './confirm-dialog';
-import { lazyComponent, OpenedOnce } from './lazy-dialog';
+import { lazyComponent } from '../lazy-component';
+import { OpenedOnce } from './lazy-dialog';
 
 /** ConfirmDialog's module, fetched when first asked (or on `preload()`). */
 export const LazyConfirm = lazyComponent(() => import('./confirm-dialog').then((module) => module.ConfirmDialog));

@@ -5,7 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/render';
 import { AddButton } from './add-button';
 import { LazyConfirmDialog } from './lazy-confirm-dialog';
-import { lazyComponent, LoadingContent } from './lazy-dialog';
+import { lazyComponent } from '../lazy-component';
+import { LoadingContent } from './lazy-dialog';
 import { RecordFormDialog } from './record-form-dialog';
 
 function FakeForm({ onSaved }: { onSaved: () => void }) {

@@ -1,15 +1,12 @@
-import { lazy, Suspense, useState } from 'react';
-import { withChunkReload } from '../../lib/chunk-load-guard';
+import { Suspense } from 'react';
+import { lazyComponent, useOpenedOnce } from '../lazy-component';
 import { useSnackbarMessage } from './snackbar';
 
-const SnackbarHost = lazy(withChunkReload(async () => ({ default: (await import('./snackbar-host')).SnackbarHost })));
+const SnackbarHost = lazyComponent(() => import('./snackbar-host').then((module) => module.SnackbarHost));
 
 /** True from the first message on: a lazily loaded host then stays mounted (closing transitions). */
 export function useSnackbarNeeded(): boolean {
-  const message = useSnackbarMessage();
-  const [needed, setNeeded] = useState(message !== null);
-  if (message !== null && !needed) setNeeded(true);
-  return needed;
+  return useOpenedOnce(useSnackbarMessage() !== null);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DRIVER_SORT_COLUMNS } from '@flotte/contract';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
-import { lazyComponent, preloadAll } from '../../../components/register/lazy-dialog';
+import { lazyComponent, preloadAll } from '../../../components/lazy-component';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
 import { archiveEmptyState } from '../../../components/register/register-empty-state';
 import { RegisterScreen, RegisterToolbar } from '../../../components/register/register-layout';

@@ -8,7 +8,7 @@ import { COUNT_CAP, SINISTER_SORT_COLUMNS, todayIso } from '@flotte/contract';
 import { useId, useState } from 'react';
 import { AddButton } from '../../../components/register/add-button';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
-import { lazyComponent, preloadAll } from '../../../components/register/lazy-dialog';
+import { lazyComponent, preloadAll } from '../../../components/lazy-component';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
 import { RegisterScreen, RegisterToolbar } from '../../../components/register/register-layout';
 import { RegisterPageHeader } from '../../../components/register/register-page-header';
