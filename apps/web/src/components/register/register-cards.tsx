@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
-import { Fragment } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { menuItems } from '../form/menu-items';
 import { CellValue, OpenRowLink, type RegisterColumn } from './register-cells';
 import type { RegisterDesktopTableProps } from './register-desktop-table';
@@ -49,6 +49,28 @@ const cardsSx = {
   '& dd': { typography: 'body2', m: 0, minWidth: 0, overflowWrap: 'anywhere' },
 } as const;
 
+/** A card's label/value list: the columns a phone shows, each value given by `value`. */
+function CardFields<TRow, TColumn extends string>({
+  columns,
+  value,
+}: {
+  columns: readonly RegisterColumn<TRow, TColumn>[];
+  value: (column: RegisterColumn<TRow, TColumn>) => ReactNode;
+}) {
+  return (
+    <dl>
+      {columns
+        .filter((column) => !column.hideOnMobile)
+        .map((column) => (
+          <Fragment key={column.id}>
+            <dt>{column.label}</dt>
+            <dd>{value(column)}</dd>
+          </Fragment>
+        ))}
+    </dl>
+  );
+}
+
 /**
  * Below 600 px: one card per row, titled by the row's name, its values as a label/value list.
  * Plain elements under one style, MUI only for what a person acts on (the link, the menu): a
@@ -56,7 +78,6 @@ const cardsSx = {
  */
 export function RegisterCards<TRow, TColumn extends string>(props: Omit<RegisterDesktopTableProps<TRow, TColumn>, 'sortBy' | 'onSortChange'>) {
   const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onIntent, onOpenMenu } = props;
-  const shown = columns.filter((column) => !column.hideOnMobile);
   return (
     <Box
       component="ul"
@@ -73,16 +94,7 @@ export function RegisterCards<TRow, TColumn extends string>(props: Omit<Register
             </h2>
             {onOpenMenu && <RowActionsButton label={getRowLabel(row)} onOpen={(anchor) => onOpenMenu(row, anchor)} onIntent={onIntent} />}
           </div>
-          <dl>
-            {shown.map((column) => (
-              <Fragment key={column.id}>
-                <dt>{column.label}</dt>
-                <dd>
-                  <CellValue value={column.render(row)} />
-                </dd>
-              </Fragment>
-            ))}
-          </dl>
+          <CardFields columns={columns} value={(column) => <CellValue value={column.render(row)} />} />
         </li>
       ))}
     </Box>
@@ -99,7 +111,6 @@ export function RegisterCardSkeletons<TRow, TColumn extends string>({
   count: number;
   withMenu: boolean;
 }) {
-  const shown = columns.filter((column) => !column.hideOnMobile);
   // Plain elements under one style (the cards' own typography and spacing): no MUI component per
   // line in a phone's first render.
   return (
@@ -127,16 +138,7 @@ export function RegisterCardSkeletons<TRow, TColumn extends string>({
             </p>
             {withMenu && <div className="skeleton-menu" />}
           </div>
-          <dl>
-            {shown.map((column) => (
-              <Fragment key={column.id}>
-                <dt>{column.label}</dt>
-                <dd>
-                  <span data-skeleton-line />
-                </dd>
-              </Fragment>
-            ))}
-          </dl>
+          <CardFields columns={columns} value={() => <span data-skeleton-line />} />
         </li>
       ))}
     </Box>
