@@ -65,9 +65,15 @@ export const HTTP_ERROR_NAMES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/** The service cannot answer now (the database is saturated): the client may try again later. */
+export const OVERLOADED_MESSAGE = 'Le service est très sollicité en ce moment : réessayez dans quelques secondes.';
+export const DATABASE_UNAVAILABLE_MESSAGE = 'Le service est momentanément indisponible : réessayez dans quelques instants.';
+
+/**
+ * The service cannot answer now (the database is saturated, or cannot be reached): the client may
+ * try again later.
+ */
 export class ServiceUnavailableError extends AppError {
-  constructor(retryAfterSeconds: number) {
-    super(503, 'Le service est très sollicité en ce moment : réessayez dans quelques secondes.', undefined, { 'retry-after': String(retryAfterSeconds) });
+  constructor(retryAfterSeconds: number, message = OVERLOADED_MESSAGE, details?: { path: string; message: string }[]) {
+    super(503, message, details, { 'retry-after': String(retryAfterSeconds) });
   }
 }

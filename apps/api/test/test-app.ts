@@ -19,7 +19,12 @@ function withDatabase(url: string, database: string) {
 
 /** A fresh, migrated database for one test file: a copy of the run's template or PGlite dump. */
 /** Database options a test may change (a short wait or statement timeout to provoke a 503). */
-export type TestDatabaseOptions = { maxWaitMs?: number; statementTimeoutMs?: number };
+export type TestDatabaseOptions = {
+  maxWaitMs?: number;
+  statementTimeoutMs?: number;
+  /** PostgreSQL: the app's pool connects through this port of 127.0.0.1 (a test's TCP proxy, test/tcp-proxy.ts). */
+  throughPort?: number;
+};
 
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<DatabaseHandle & { kind: 'postgres' | 'pglite' }> {
   const testDb = inject('testDb');
@@ -40,7 +45,13 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
       await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
     }
   }
-  const handle = await openPostgres(withDatabase(testDb.url, name), { migrate: false, max: 4, ...options });
+  const { throughPort, ...poolOptions } = options;
+  const url = new URL(withDatabase(testDb.url, name));
+  if (throughPort !== undefined) {
+    url.hostname = '127.0.0.1';
+    url.port = String(throughPort);
+  }
+  const handle = await openPostgres(url.toString(), { migrate: false, max: 4, ...poolOptions });
   return {
     ...handle,
     async close() {

@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { OverloadedError } from '../db/fair-share.js';
-import { AppError, HTTP_ERROR_NAMES, ServiceUnavailableError } from '../errors.js';
+import { databaseTroubleOf } from '../db/availability.js';
+import { AppError, DATABASE_UNAVAILABLE_MESSAGE, HTTP_ERROR_NAMES, OVERLOADED_MESSAGE, ServiceUnavailableError } from '../errors.js';
 
 type Detail = { path: string; message: string };
 
@@ -77,25 +77,8 @@ export function clientErrorHandler(headersFor: HeadersFor) {
   };
 }
 
-/** Seconds a client is asked to wait after a 503. */
-const RETRY_AFTER_SECONDS = 2;
-
-/**
- * Why the database could not serve the request in time, if that is the error: a statement
- * cancelled by its timeout (57014), no pooled connection within the pool's wait, or no turn
- * within the fair share's (db/fair-share.ts). Drizzle wraps the driver's error in `cause`.
- */
-function overloadOf(error: unknown): string | null {
-  let current = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    if (current instanceof OverloadedError) return 'no database turn in time';
-    const { code, message } = current as { code?: unknown; message?: unknown };
-    if (code === '57014') return 'statement timeout';
-    if (typeof message === 'string' && message.includes('timeout exceeded when trying to connect')) return 'no pooled connection in time';
-    current = (current as { cause?: unknown }).cause;
-  }
-  return null;
-}
+/** Seconds a client is asked to wait after a 503: a saturated database clears faster than a lost one returns. */
+const RETRY_AFTER_SECONDS = { overloaded: 2, unavailable: 5 } as const;
 
 /** One error envelope for the whole API: { statusCode, error, message (French), details? }. */
 export function registerErrorHandlers(app: FastifyInstance) {
@@ -115,11 +98,16 @@ export function registerErrorHandlers(app: FastifyInstance) {
       if (err.headers) reply.headers(err.headers);
       return reply.status(err.statusCode).send(envelope(err.statusCode, err.message, err.details));
     }
-    const overload = overloadOf(err);
-    if (overload) {
-      // Not a defect: the service is saturated. Said at warn, with whose request it was.
-      request.log.warn({ reason: overload, route: request.routeOptions.url, organization: request.ctx?.organizationUuid ?? null }, 'database overloaded: 503');
-      const unavailable = new ServiceUnavailableError(RETRY_AFTER_SECONDS);
+    const trouble = databaseTroubleOf(err);
+    if (trouble) {
+      // Not a defect of the code: the database is saturated or out of reach. Said at warn, with
+      // whose request it was; the process stays up and serves again once the database answers.
+      const where = { reason: trouble.reason, route: request.routeOptions.url, organization: request.ctx?.organizationUuid ?? null };
+      request.log.warn(where, trouble.kind === 'overloaded' ? 'database overloaded: 503' : 'database unavailable: 503');
+      const unavailable = new ServiceUnavailableError(
+        RETRY_AFTER_SECONDS[trouble.kind],
+        trouble.kind === 'overloaded' ? OVERLOADED_MESSAGE : DATABASE_UNAVAILABLE_MESSAGE,
+      );
       reply.headers(unavailable.headers!);
       return reply.status(503).send(envelope(503, unavailable.message));
     }
