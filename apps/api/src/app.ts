@@ -17,8 +17,10 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { sinistersRoutes } from './modules/sinisters/sinisters.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
+import { createFailureStore } from './platform/failure-stores.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandlers } from './plugins/error-handler.js';
+import { healthRoutes, type ReadinessCheck } from './plugins/health.js';
 import { registerSecurityHeaders, securityHeadersFor } from './plugins/security-headers.js';
 import { registerSwagger } from './plugins/swagger.js';
 import { registerWeb } from './plugins/web.js';
@@ -38,6 +40,8 @@ export type BuildAppOptions = {
   logger?: boolean;
   /** Tests: the log lines (JSON) go here, at the configured level. */
   logStream?: NodeJS.WritableStream;
+  /** What else GET /api/ready checks besides the database (and Redis when it holds the limits): the job queue… */
+  readinessChecks?: readonly ReadinessCheck[];
 };
 
 /**
@@ -101,12 +105,20 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   const tokens = new AccessTokens(config.appSecret);
   const contexts = new ContextCache(config.authContextTtlMs);
   await app.register(authenticatePlugin, { tokens, contexts });
+  // Login failures counted where every process sees them (decision 0XX).
+  const failures = await createFailureStore(config, database, app.log);
+  app.addHook('onClose', () => failures.store.close());
   // An ended session must not outlive its cached context in this process.
-  const auth = createAuthService(database.db, tokens, { onSessionsEnded: () => contexts.clear() });
+  const auth = createAuthService(database.db, tokens, { onSessionsEnded: () => contexts.clear(), failureStore: failures.store });
+  const readinessChecks: ReadinessCheck[] = [
+    { name: 'database', check: () => database.ping() },
+    ...(failures.ping ? [{ name: 'redis', check: failures.ping }] : []),
+    ...(options.readinessChecks ?? []),
+  ];
 
   await app.register(
     async (api) => {
-      api.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
+      await api.register(healthRoutes, { checks: readinessChecks });
       await api.register(authRoutes, { auth, publicUrl: config.publicUrl });
       await api.register(async (protectedApi) => {
         protectedApi.addHook('onRequest', app.authenticate);

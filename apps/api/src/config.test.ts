@@ -53,6 +53,15 @@ describe('loadConfig', () => {
     }
   });
 
+  it('uses no Redis by default; REDIS_URL takes a redis:// or rediss:// address, nothing else', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).redisUrl).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: tmp(), REDIS_URL: 'redis://127.0.0.1:6379/2' }).redisUrl).toBe('redis://127.0.0.1:6379/2');
+    expect(loadConfig({ DATA_DIR: tmp(), REDIS_URL: 'rediss://cache.example:6380' }).redisUrl).toBe('rediss://cache.example:6380');
+    for (const bad of ['127.0.0.1:6379', 'http://redis', 'memcached://x']) {
+      expect(() => loadConfig({ DATA_DIR: tmp(), REDIS_URL: bad })).toThrow(/REDIS_URL: doit commencer par redis:\/\/ ou rediss:\/\//);
+    }
+  });
+
   it('trusts no proxy by default; TRUST_PROXY takes a number of hops or the proxies\u2019 addresses, never true', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).trustProxy).toBe(false);
     expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'false' }).trustProxy).toBe(false);

@@ -74,6 +74,10 @@ const EnvSchema = z.object({
   SMTP_PASSWORD: z.string().optional(),
   SMTP_FROM: z.string().default('FlotteAssur <no-reply@flotteassur.local>'),
   WEB_DIST: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, { error: 'doit commencer par redis:// ou rediss://' })
+    .optional(),
   AUTH_CONTEXT_TTL_MS: z.coerce.number({ error: 'attendu : un nombre de millisecondes' }).int().min(0).max(60_000).default(5_000),
 });
 
@@ -93,6 +97,8 @@ export type Config = Readonly<{
   webDist: string | undefined;
   /** How long a caller's roles and organization are reused without a query (0: never). */
   authContextTtlMs: number;
+  /** Redis holding the limits shared by every API process (login failures); unset: PostgreSQL, or memory on the embedded database. */
+  redisUrl: string | undefined;
 }>;
 
 export class ConfigError extends Error {
@@ -143,5 +149,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     webDist: e.WEB_DIST,
     authContextTtlMs: e.AUTH_CONTEXT_TTL_MS,
+    redisUrl: e.REDIS_URL,
   });
 }

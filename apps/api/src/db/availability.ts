@@ -13,6 +13,17 @@ import { OverloadedError } from './fair-share.js';
  */
 export type DatabaseTrouble = { kind: 'overloaded' | 'unavailable'; reason: string };
 
+/** A service the request needs besides PostgreSQL (Redis, for the shared limits) did not answer. */
+export class DependencyUnavailableError extends Error {
+  constructor(
+    readonly dependency: string,
+    cause: unknown,
+  ) {
+    super(`${dependency} unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'DependencyUnavailableError';
+  }
+}
+
 /** Socket errors of a connection that cannot be made or was lost. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
 
@@ -40,6 +51,7 @@ export function databaseTroubleOf(error: unknown): DatabaseTrouble | null {
     if (typeof current !== 'object' || current === null || seen.has(current)) continue;
     seen.add(current);
     if (current instanceof OverloadedError) return { kind: 'overloaded', reason: 'no database turn in time' };
+    if (current instanceof DependencyUnavailableError) return { kind: 'unavailable', reason: current.message };
     const { code, message, cause, errors } = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
     if (code === '57014') return { kind: 'overloaded', reason: 'statement timeout' };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || (/^[0-9A-Z]{5}$/.test(code) && unavailableSqlState(code)))) {

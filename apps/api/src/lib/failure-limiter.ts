@@ -1,49 +1,60 @@
 /**
- * Counts failures per key in a sliding window (login: lib/login-limits.ts). In memory, so per
- * process: enough for one instance; several instances would need a shared store.
+ * Where failures are counted per key in a sliding window (login: lib/login-limits.ts).
+ *
+ * In memory (this file) a count is per process: right for the embedded database, which one
+ * process holds. With a PostgreSQL server several processes share the counts in PostgreSQL, or in
+ * Redis when REDIS_URL is set (platform/failure-stores.ts, decision 0XX-several-processes).
+ *
+ * Times are milliseconds since the epoch, given by the caller (every process reads its own clock:
+ * synchronized clocks differ by milliseconds, a window lasts minutes). A key keeps only its
+ * `keep` latest failures: a limit never needs to look further back than its own size.
  */
-export class FailureLimiter {
-  private readonly failures = new Map<string, number[]>();
+export interface FailureStore {
+  /** For each key, its failures after `since`, oldest first (at most the `keep` latest). */
+  recent(keys: readonly string[], since: number): Promise<number[][]>;
+  /** One failure at `at` for each key; each keeps its `keep` latest, forgotten `windowMs` after the last. */
+  record(keys: readonly string[], at: number, windowMs: number, keep: number): Promise<void>;
+  /** Forgets the key's failures. */
+  reset(key: string): Promise<void>;
+  close(): Promise<void>;
+}
 
-  constructor(
-    private readonly maxFailures: number,
-    private readonly windowMs: number,
-    private readonly now: () => number = () => Date.now(),
-  ) {}
+/** Seconds before a key with these failures may try again under a limit of `max` per window (0: now). */
+export function retryAfterSeconds(failures: readonly number[], max: number, windowMs: number, now: number): number {
+  if (failures.length < max) return 0;
+  const oldest = failures[failures.length - max] ?? now;
+  return Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
+}
 
-  /** Seconds to wait before trying again, or 0 when the key may try. */
-  retryAfter(key: string): number {
-    const recent = this.recent(key);
-    if (recent.length < this.maxFailures) return 0;
-    const oldest = recent[recent.length - this.maxFailures] ?? this.now();
-    return Math.max(1, Math.ceil((oldest + this.windowMs - this.now()) / 1000));
+/** The counts of one process (embedded database, tests of the limits themselves). */
+export class MemoryFailureStore implements FailureStore {
+  private readonly failures = new Map<string, { times: number[]; until: number }>();
+
+  constructor(private readonly maxKeys = 50_000) {}
+
+  async recent(keys: readonly string[], since: number): Promise<number[][]> {
+    return keys.map((key) => (this.failures.get(key)?.times ?? []).filter((t) => t > since));
   }
 
-  /** Failures of this key within the window. */
-  count(key: string): number {
-    return this.recent(key).length;
+  async record(keys: readonly string[], at: number, windowMs: number, keep: number): Promise<void> {
+    for (const key of keys) {
+      const times = (this.failures.get(key)?.times ?? []).filter((t) => t > at - windowMs);
+      times.push(at);
+      this.failures.set(key, { times: times.slice(-keep), until: at + windowMs });
+    }
+    if (this.failures.size > this.maxKeys) this.prune(at);
   }
 
-  record(key: string): void {
-    const recent = this.recent(key);
-    recent.push(this.now());
-    this.failures.set(key, recent);
-    if (this.failures.size > 50_000) this.prune();
-  }
-
-  reset(key: string): void {
+  async reset(key: string): Promise<void> {
     this.failures.delete(key);
   }
 
-  private recent(key: string): number[] {
-    const since = this.now() - this.windowMs;
-    return (this.failures.get(key) ?? []).filter((t) => t > since);
+  async close(): Promise<void> {
+    this.failures.clear();
   }
 
-  private prune(): void {
-    const since = this.now() - this.windowMs;
-    for (const [key, times] of this.failures) {
-      if (!times.some((t) => t > since)) this.failures.delete(key);
-    }
+  /** Forgets the keys whose window has passed. */
+  private prune(now: number) {
+    for (const [key, entry] of this.failures) if (entry.until <= now) this.failures.delete(key);
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryFailureStore } from './failure-limiter.js';
 import { addressKey, DEFAULT_LOGIN_LIMITS, LoginLimits, tooManyAttemptsMessage } from './login-limits.js';
 
 describe('addressKey', () => {
@@ -22,52 +23,52 @@ describe('LoginLimits', () => {
     return { now: () => now, advance: (ms: number) => (now += ms) };
   };
 
-  it('refuses an address after 5 failures on one account, for the rest of the window', () => {
+  it('refuses an address after 5 failures on one account, for the rest of the window', async () => {
     const time = clock();
-    const limits = new LoginLimits(DEFAULT_LOGIN_LIMITS, time.now);
+    const limits = new LoginLimits(new MemoryFailureStore(), DEFAULT_LOGIN_LIMITS, time.now);
     for (let i = 0; i < 5; i++) {
-      expect(limits.retryAfter('a@x.fr', '192.0.2.1')).toBe(0);
-      limits.recordFailure('a@x.fr', '192.0.2.1');
+      expect(await limits.retryAfter('a@x.fr', '192.0.2.1')).toBe(0);
+      await limits.recordFailure('a@x.fr', '192.0.2.1');
     }
-    expect(limits.retryAfter('a@x.fr', '192.0.2.1')).toBe(900);
-    expect(limits.retryAfter('a@x.fr', '192.0.2.2')).toBe(0);
-    expect(limits.retryAfter('b@x.fr', '192.0.2.1')).toBe(0);
+    expect(await limits.retryAfter('a@x.fr', '192.0.2.1')).toBe(900);
+    expect(await limits.retryAfter('a@x.fr', '192.0.2.2')).toBe(0);
+    expect(await limits.retryAfter('b@x.fr', '192.0.2.1')).toBe(0);
     time.advance(600_000);
-    expect(limits.retryAfter('a@x.fr', '192.0.2.1')).toBe(300);
+    expect(await limits.retryAfter('a@x.fr', '192.0.2.1')).toBe(300);
     time.advance(300_001);
-    expect(limits.retryAfter('a@x.fr', '192.0.2.1')).toBe(0);
+    expect(await limits.retryAfter('a@x.fr', '192.0.2.1')).toBe(0);
   });
 
-  it('refuses an address after 30 failures on any accounts', () => {
-    const limits = new LoginLimits(DEFAULT_LOGIN_LIMITS, clock().now);
-    for (let i = 0; i < 30; i++) limits.recordFailure(`compte${i}@x.fr`, '192.0.2.9');
-    expect(limits.retryAfter('nouveau@x.fr', '192.0.2.9')).toBeGreaterThan(0);
-    expect(limits.retryAfter('nouveau@x.fr', '192.0.2.10')).toBe(0);
+  it('refuses an address after 30 failures on any accounts', async () => {
+    const limits = new LoginLimits(new MemoryFailureStore(), DEFAULT_LOGIN_LIMITS, clock().now);
+    for (let i = 0; i < 30; i++) await limits.recordFailure(`compte${i}@x.fr`, '192.0.2.9');
+    expect(await limits.retryAfter('nouveau@x.fr', '192.0.2.9')).toBeGreaterThan(0);
+    expect(await limits.retryAfter('nouveau@x.fr', '192.0.2.10')).toBe(0);
   });
 
-  it('slows an account down after 10 failures from anywhere, doubling up to 4 s, and never refuses a fresh address', () => {
+  it('slows an account down after 10 failures from anywhere, doubling up to 4 s, and never refuses a fresh address', async () => {
     const time = clock();
-    const limits = new LoginLimits(DEFAULT_LOGIN_LIMITS, time.now);
+    const limits = new LoginLimits(new MemoryFailureStore(), DEFAULT_LOGIN_LIMITS, time.now);
     const delays: number[] = [];
     for (let i = 0; i < 16; i++) {
-      delays.push(limits.delayMs('a@x.fr'));
-      limits.recordFailure('a@x.fr', `198.51.100.${i}`);
+      delays.push(await limits.delayMs('a@x.fr'));
+      await limits.recordFailure('a@x.fr', `198.51.100.${i}`);
     }
     expect(delays).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 250, 500, 1000, 2000, 4000, 4000]);
-    expect(limits.retryAfter('a@x.fr', '203.0.113.1')).toBe(0);
-    expect(limits.delayMs('b@x.fr')).toBe(0);
+    expect(await limits.retryAfter('a@x.fr', '203.0.113.1')).toBe(0);
+    expect(await limits.delayMs('b@x.fr')).toBe(0);
     time.advance(15 * 60_000 + 1);
-    expect(limits.delayMs('a@x.fr')).toBe(0);
+    expect(await limits.delayMs('a@x.fr')).toBe(0);
   });
 
-  it('forgives an address its failures on an account when it gives the right password, not the account its count', () => {
-    const limits = new LoginLimits(DEFAULT_LOGIN_LIMITS, clock().now);
-    for (let i = 0; i < 4; i++) limits.recordFailure('a@x.fr', '192.0.2.1');
-    for (let i = 0; i < 7; i++) limits.recordFailure('a@x.fr', `198.51.100.${i}`);
-    limits.recordSuccess('a@x.fr', '192.0.2.1');
-    for (let i = 0; i < 4; i++) limits.recordFailure('a@x.fr', '192.0.2.1');
-    expect(limits.retryAfter('a@x.fr', '192.0.2.1')).toBe(0);
-    expect(limits.delayMs('a@x.fr')).toBeGreaterThan(0);
+  it('forgives an address its failures on an account when it gives the right password, not the account its count', async () => {
+    const limits = new LoginLimits(new MemoryFailureStore(), DEFAULT_LOGIN_LIMITS, clock().now);
+    for (let i = 0; i < 4; i++) await limits.recordFailure('a@x.fr', '192.0.2.1');
+    for (let i = 0; i < 7; i++) await limits.recordFailure('a@x.fr', `198.51.100.${i}`);
+    await limits.recordSuccess('a@x.fr', '192.0.2.1');
+    for (let i = 0; i < 4; i++) await limits.recordFailure('a@x.fr', '192.0.2.1');
+    expect(await limits.retryAfter('a@x.fr', '192.0.2.1')).toBe(0);
+    expect(await limits.delayMs('a@x.fr')).toBeGreaterThan(0);
   });
 });
 

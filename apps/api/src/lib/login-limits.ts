@@ -1,5 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { FailureLimiter } from './failure-limiter.js';
+import { type FailureStore, MemoryFailureStore, retryAfterSeconds } from './failure-limiter.js';
 
 /**
  * Limits on password guessing that protect an account without locking its owner out
@@ -10,7 +10,8 @@ import { FailureLimiter } from './failure-limiter.js';
  *   password check on it waits a while first, doubling with each failure up to `maxDelayMs`,
  *   whatever the address — the owner's right password still gets in, only slower;
  * - an address that has not failed is never refused.
- * In memory, per process (decision 003): several instances would need a shared store.
+ * The counts live in a FailureStore (lib/failure-limiter.ts): in memory for the embedded
+ * database, shared by every process in PostgreSQL or Redis otherwise (decision 0XX).
  */
 export type LoginLimitsOptions = {
   windowMs: number;
@@ -48,49 +49,75 @@ export function addressKey(ip: string): string {
     .join(':')}::/64`;
 }
 
+/** What a login attempt may do now: wait `retryAfter` seconds (refused), or be slowed by `delayMs`. */
+export type LoginAdmission = { retryAfter: number; delayMs: number };
+
 export class LoginLimits {
-  private readonly pairs: FailureLimiter;
-  private readonly addresses: FailureLimiter;
-  private readonly accounts: FailureLimiter;
+  /** Failures kept per key: the largest limit, and the account's count until its delay stops growing. */
+  private readonly keep: number;
 
   constructor(
+    private readonly store: FailureStore = new MemoryFailureStore(),
     private readonly options: LoginLimitsOptions = DEFAULT_LOGIN_LIMITS,
-    now: () => number = () => Date.now(),
+    private readonly now: () => number = () => Date.now(),
   ) {
-    this.pairs = new FailureLimiter(options.perAccountAndAddress, options.windowMs, now);
-    this.addresses = new FailureLimiter(options.perAddress, options.windowMs, now);
-    // Only counted: an account as a whole is slowed down, never refused.
-    this.accounts = new FailureLimiter(Number.MAX_SAFE_INTEGER, options.windowMs, now);
+    const doublings = Math.ceil(Math.log2(Math.max(1, options.maxDelayMs / Math.max(1, options.baseDelayMs))));
+    this.keep = Math.max(options.perAccountAndAddress, options.perAddress, options.accountSlowdownAfter + doublings + 1);
+  }
+
+  /**
+   * Seconds before this address may try this account again (0: now), and how long to wait
+   * before checking a password for this account (0 until it has failed often). One read of the
+   * store for the three counts.
+   */
+  async admission(account: string, ip: string): Promise<LoginAdmission> {
+    const address = addressKey(ip);
+    const now = this.now();
+    const { windowMs } = this.options;
+    const [pair = [], perAddress = [], perAccount = []] = await this.store.recent(
+      [pairKey(account, address), addressOnlyKey(address), accountKey(account)],
+      now - windowMs,
+    );
+    const retryAfter = Math.max(
+      retryAfterSeconds(pair, this.options.perAccountAndAddress, windowMs, now),
+      retryAfterSeconds(perAddress, this.options.perAddress, windowMs, now),
+    );
+    const beyond = perAccount.length - this.options.accountSlowdownAfter;
+    const delayMs = beyond < 0 ? 0 : Math.min(this.options.baseDelayMs * 2 ** Math.min(beyond, 30), this.options.maxDelayMs);
+    return { retryAfter, delayMs };
   }
 
   /** Seconds before this address may try this account again, or 0 when it may now. */
-  retryAfter(account: string, ip: string): number {
-    const address = addressKey(ip);
-    return Math.max(this.pairs.retryAfter(`${account}\n${address}`), this.addresses.retryAfter(address));
+  async retryAfter(account: string, ip: string): Promise<number> {
+    return (await this.admission(account, ip)).retryAfter;
   }
 
   /** How long to wait before checking a password for this account (0 until it has failed often). */
-  delayMs(account: string): number {
-    const beyond = this.accounts.count(account) - this.options.accountSlowdownAfter;
-    if (beyond < 0) return 0;
-    return Math.min(this.options.baseDelayMs * 2 ** Math.min(beyond, 30), this.options.maxDelayMs);
+  async delayMs(account: string): Promise<number> {
+    // The address plays no part in the account's delay.
+    return (await this.admission(account, '')).delayMs;
   }
 
-  recordFailure(account: string, ip: string): void {
+  async recordFailure(account: string, ip: string): Promise<void> {
     const address = addressKey(ip);
-    this.pairs.record(`${account}\n${address}`);
-    this.addresses.record(address);
-    this.accounts.record(account);
+    // Keys in one order for every caller: a shared store locks them in that order.
+    const keys = [pairKey(account, address), addressOnlyKey(address), accountKey(account)].sort();
+    await this.store.record(keys, this.now(), this.options.windowMs, this.keep);
   }
 
   /**
    * The right password from this address: its failures on this account are forgiven. The
    * account's count stays: an attack from elsewhere goes on being slowed down.
    */
-  recordSuccess(account: string, ip: string): void {
-    this.pairs.reset(`${account}\n${addressKey(ip)}`);
+  async recordSuccess(account: string, ip: string): Promise<void> {
+    await this.store.reset(pairKey(account, addressKey(ip)));
   }
 }
+
+/** Keys of the three counts, distinct by their prefix (an address never contains "\n"). */
+const pairKey = (account: string, address: string) => `login:pair:${account}\n${address}`;
+const addressOnlyKey = (address: string) => `login:address:${address}`;
+const accountKey = (account: string) => `login:account:${account}`;
 
 /** "Réessayez dans 40 secondes." / "Réessayez dans 12 minutes." */
 export function tooManyAttemptsMessage(seconds: number): string {

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.js';
 import { withSystem } from '../../db/scope.js';
 import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { AuthContext } from '../../lib/auth-context.js';
+import type { FailureStore } from '../../lib/failure-limiter.js';
 import { DEFAULT_LOGIN_LIMITS, LoginLimits, type LoginLimitsOptions, tooManyAttemptsMessage } from '../../lib/login-limits.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { type AccessTokens, hashRefreshToken, newRefreshToken, REFRESH_TOKEN_TTL_MS } from '../../lib/tokens.js';
@@ -20,6 +21,8 @@ export type AuthServiceOptions = {
   /** Called when sessions end: the cached contexts of this process must go at once. */
   onSessionsEnded?: () => void;
   loginLimits?: LoginLimitsOptions;
+  /** Where login failures are counted: shared by every process on a PostgreSQL server (platform/failure-stores.ts); in memory by default. */
+  failureStore?: FailureStore;
   /** Tests: how the account-wide slow-down waits. */
   sleep?: (ms: number) => Promise<void>;
 };
@@ -27,7 +30,7 @@ export type AuthServiceOptions = {
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createAuthService(db: Database, tokens: AccessTokens, options: AuthServiceOptions = {}) {
-  const limits = new LoginLimits(options.loginLimits ?? DEFAULT_LOGIN_LIMITS);
+  const limits = new LoginLimits(options.failureStore, options.loginLimits ?? DEFAULT_LOGIN_LIMITS);
   const sleep = options.sleep ?? wait;
   const sessionsEnded = () => options.onSessionsEnded?.();
 
@@ -47,17 +50,16 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
    * its password is checked (decision 014).
    */
   async function admit(account: string, ip: string) {
-    const retryAfter = limits.retryAfter(account, ip);
+    const { retryAfter, delayMs } = await limits.admission(account, ip);
     if (retryAfter > 0) throw new TooManyRequestsError(tooManyAttemptsMessage(retryAfter), retryAfter);
-    const delay = limits.delayMs(account);
-    if (delay > 0) await sleep(delay);
+    if (delayMs > 0) await sleep(delayMs);
   }
 
   /** Whether `password` is the account's (an unknown account is checked against a dummy hash). */
   async function checkPassword(account: string, ip: string, passwordHash: string | undefined, password: string) {
     const valid = (await verifyPassword(passwordHash ?? (await dummyPasswordHash()), password)) && passwordHash !== undefined;
-    if (valid) limits.recordSuccess(account, ip);
-    else limits.recordFailure(account, ip);
+    if (valid) await limits.recordSuccess(account, ip);
+    else await limits.recordFailure(account, ip);
     return valid;
   }
 
