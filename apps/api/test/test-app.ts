@@ -26,7 +26,8 @@ export type TestDatabaseOptions = {
   throughPort?: number;
 };
 
-export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<DatabaseHandle & { kind: 'postgres' | 'pglite' }> {
+/** PostgreSQL: `url` reaches the test file's database directly (a second pool, as another API process has). */
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<DatabaseHandle & { kind: 'postgres' | 'pglite'; url?: string }> {
   const testDb = inject('testDb');
   if (testDb.kind === 'pglite') {
     const dump = new Blob([readFileSync(testDb.dumpFile)]);
@@ -54,6 +55,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   const handle = await openPostgres(url.toString(), { migrate: false, max: 4, ...poolOptions });
   return {
     ...handle,
+    url: withDatabase(testDb.url, name),
     async close() {
       await handle.close();
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -78,7 +80,11 @@ export async function createTestApp(
   databaseOptions: TestDatabaseOptions = {},
   logStream?: NodeJS.WritableStream,
 ): Promise<TestContext> {
-  const database = await createTestDatabase(databaseOptions);
+  return testAppOn(await createTestDatabase(databaseOptions), env, logStream);
+}
+
+/** An app on a database already open (a second instance on the same PostgreSQL database, say); close() closes both. */
+export async function testAppOn(database: DatabaseHandle, env: Record<string, string> = {}, logStream?: NodeJS.WritableStream): Promise<TestContext> {
   const config = loadConfig({ APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', ...env });
   const app = await buildApp(config, database, { serveWeb: false, logger: false, logStream });
   await app.ready();

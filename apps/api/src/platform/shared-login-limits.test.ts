@@ -1,0 +1,105 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type DatabaseHandle, openPostgres } from '../db/client.js';
+import { createUser, DEFAULT_TEST_PASSWORD } from '../seed/factories.js';
+import { createTestApp, type TestContext, testAppOn } from '../../test/test-app.js';
+
+/**
+ * Login limits are shared by every API process (decision 0XX): two app instances on one database,
+ * each with its own pool — as two processes behind a load balancer — count the same failures,
+ * through PostgreSQL by default, through Redis when REDIS_URL is set. Counted per process, the
+ * limit of 5 failures per (account, address) would let two instances take 10, and refuse only
+ * the eleventh.
+ */
+
+const onPostgres = inject('testDb').kind === 'postgres';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
+
+/** Addresses and accounts of this run only: Redis outlives a test database, and two runs may share it. */
+const run = randomInt(1, 250);
+const address = (i: number) => `10.${run}.${randomInt(0, 250)}.${i}`;
+
+type Pair = { a: TestContext; b: TestContext; email: string };
+
+/** Instance A on a fresh test database; instance B beside it on the same database. */
+async function twoInstances(env: Record<string, string>): Promise<Pair> {
+  const a = await createTestApp(env);
+  let second: DatabaseHandle;
+  if (a.database.kind === 'postgres') {
+    second = await openPostgres((a.database as DatabaseHandle & { url: string }).url, { migrate: false, max: 4 });
+  } else {
+    // PGlite is held by one process: B shares A's handle, and only A closes it.
+    second = { ...a.database, close: async () => undefined };
+  }
+  const b = await testAppOn(second, env);
+  const user = await a.seed((tx) => createUser(tx, { email: `cible-${randomUUID().slice(0, 8)}@exemple.fr` }));
+  return { a, b, email: user.email };
+}
+
+function attempt(instance: TestContext, email: string, password: string, ip: string) {
+  return instance.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress: ip });
+}
+
+function sharedLimits(name: string, env: () => Record<string, string>) {
+  describe(name, () => {
+    let pair: Pair;
+    beforeAll(async () => {
+      pair = await twoInstances(env());
+    });
+    afterAll(async () => {
+      await pair.b.close();
+      await pair.a.close();
+    });
+
+    it('refuses an address its sixth try on an account whichever instance receives it, after five failures split between them', async () => {
+      const { a, b, email } = pair;
+      const ip = address(1);
+      for (const instance of [a, b, a, b, a]) expect((await attempt(instance, email, 'mauvais-mot-de-passe', ip)).statusCode).toBe(401);
+      for (const instance of [b, a]) {
+        const refused = await attempt(instance, email, 'mauvais-mot-de-passe', ip);
+        expect(refused.statusCode).toBe(429);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(800);
+        expect(refused.json().message).toMatch(/^Trop de tentatives de connexion depuis cette adresse\. Réessayez dans 15 minutes\.$/);
+      }
+      // Refused before the password is checked: even the right one, from that address.
+      expect((await attempt(b, email, DEFAULT_TEST_PASSWORD, ip)).statusCode).toBe(429);
+      // The owner, from elsewhere, gets in through either instance.
+      expect((await attempt(a, email, DEFAULT_TEST_PASSWORD, address(2))).statusCode).toBe(200);
+    });
+
+    it('slows the account down at its eleventh failure whichever instance receives it, ten having been split between them', async () => {
+      const { a, b } = pair;
+      const target = await a.seed((tx) => createUser(tx, { email: `assiegee-${randomUUID().slice(0, 8)}@exemple.fr` }));
+      // A distributed attack: each address fails once, on alternate instances.
+      for (let i = 0; i < 10; i++) {
+        expect((await attempt(i % 2 ? b : a, target.email, `essai-${i}`, address(10 + i))).statusCode).toBe(401);
+      }
+      for (const [instance, atLeast] of [[b, 250], [a, 500]] as const) {
+        const started = Date.now();
+        expect((await attempt(instance, target.email, 'encore-faux', address(100 + atLeast / 250))).statusCode).toBe(401);
+        // 250 ms before the eleventh password check, 500 ms before the twelfth (decision 014).
+        expect(Date.now() - started).toBeGreaterThanOrEqual(atLeast - 10);
+      }
+    });
+  });
+}
+
+describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
+  sharedLimits('counted in PostgreSQL', () => ({}));
+});
+
+sharedLimits('counted in Redis (REDIS_URL)', () => ({ REDIS_URL }));
+
+describe('GET /api/ready with REDIS_URL', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp({ REDIS_URL });
+  });
+  afterAll(() => t.close());
+
+  it('checks Redis beside the database', async () => {
+    const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+  });
+});
