@@ -1,15 +1,18 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@flotte/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type DatabaseHandle, openPostgres } from '../db/client.js';
+import { REFRESH_COOKIE } from '../modules/auth/auth.routes.js';
 import { createUser, DEFAULT_TEST_PASSWORD } from '../seed/factories.js';
 import { createTestApp, type TestContext, testAppOn } from '../../test/test-app.js';
 
 /**
- * Login limits are shared by every API process (decision 0XX): two app instances on one database,
+ * Several API processes on one database (decision 0XX). Login limits are shared: two app instances on one database,
  * each with its own pool — as two processes behind a load balancer — count the same failures,
  * through PostgreSQL by default, through Redis when REDIS_URL is set. Counted per process, the
  * limit of 5 failures per (account, address) would let two instances take 10, and refuse only
- * the eleventh.
+ * the eleventh. A session ended through one instance stops opening the other's reads within the
+ * context cache's time to live, and its writes at once.
  */
 
 const onPostgres = inject('testDb').kind === 'postgres';
@@ -101,5 +104,45 @@ describe('GET /api/ready with REDIS_URL', () => {
     const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+  });
+});
+
+describe('a session ended through another instance', () => {
+  const TTL_MS = 500;
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await twoInstances({ AUTH_CONTEXT_TTL_MS: String(TTL_MS) });
+  });
+  afterAll(async () => {
+    await pair.b.close();
+    await pair.a.close();
+  });
+
+  it('is refused by the other instance at once for a write, and within the context TTL for a read', async () => {
+    const { a, b, email } = pair;
+    const login = await attempt(a, email, DEFAULT_TEST_PASSWORD, address(200));
+    expect(login.statusCode).toBe(200);
+    const access = login.json().tokens.access_token as string;
+    const cookie = login.cookies.find((c) => c.name === REFRESH_COOKIE)!.value;
+    const uuid = login.json().user.uuid as string;
+    // B serves a read and keeps the caller's context.
+    expect((await b.as(access, { method: 'GET', url: '/api/auth/me' })).statusCode).toBe(200);
+    const loggedOut = Date.now();
+    expect((await a.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { [CSRF_HEADER]: CSRF_HEADER_VALUE }, cookies: { [REFRESH_COOKIE]: cookie } })).statusCode).toBe(204);
+    // A write loads the context afresh: refused at once.
+    expect((await b.as(access, { method: 'PATCH', url: `/api/user/${uuid}`, payload: { firstName: 'Encore' } })).statusCode).toBe(401);
+    // A read is refused once B's cached context has expired: the bound is the TTL (5 s by default).
+    let refusedAfter = -1;
+    while (Date.now() - loggedOut < TTL_MS * 4) {
+      const read = await b.as(access, { method: 'GET', url: '/api/auth/me' });
+      if (read.statusCode === 401) {
+        refusedAfter = Date.now() - loggedOut;
+        break;
+      }
+      expect(read.statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(refusedAfter).toBeGreaterThanOrEqual(0);
+    expect(refusedAfter).toBeLessThanOrEqual(TTL_MS + 100);
   });
 });
