@@ -65,7 +65,9 @@ describe('LoginLimits', () => {
     const limits = new LoginLimits(new MemoryFailureStore(), DEFAULT_LOGIN_LIMITS, clock().now);
     for (let i = 0; i < 4; i++) await limits.recordFailure('a@x.fr', '192.0.2.1');
     for (let i = 0; i < 7; i++) await limits.recordFailure('a@x.fr', `198.51.100.${i}`);
+    expect((await limits.admission('a@x.fr', '192.0.2.1')).pairFailures).toBe(4);
     await limits.recordSuccess('a@x.fr', '192.0.2.1');
+    expect((await limits.admission('a@x.fr', '192.0.2.1')).pairFailures).toBe(0);
     for (let i = 0; i < 4; i++) await limits.recordFailure('a@x.fr', '192.0.2.1');
     expect(await limits.retryAfter('a@x.fr', '192.0.2.1')).toBe(0);
     expect(await limits.delayMs('a@x.fr')).toBeGreaterThan(0);

@@ -49,8 +49,11 @@ export function addressKey(ip: string): string {
     .join(':')}::/64`;
 }
 
-/** What a login attempt may do now: wait `retryAfter` seconds (refused), or be slowed by `delayMs`. */
-export type LoginAdmission = { retryAfter: number; delayMs: number };
+/**
+ * What a login attempt may do now: wait `retryAfter` seconds (refused), or be slowed by `delayMs`;
+ * `pairFailures`: this address's recent failures on this account (a success forgives them).
+ */
+export type LoginAdmission = { retryAfter: number; delayMs: number; pairFailures: number };
 
 export class LoginLimits {
   /** Failures kept per key: the largest limit, and the account's count until its delay stops growing. */
@@ -84,7 +87,7 @@ export class LoginLimits {
     );
     const beyond = perAccount.length - this.options.accountSlowdownAfter;
     const delayMs = beyond < 0 ? 0 : Math.min(this.options.baseDelayMs * 2 ** Math.min(beyond, 30), this.options.maxDelayMs);
-    return { retryAfter, delayMs };
+    return { retryAfter, delayMs, pairFailures: pair.length };
   }
 
   /** Seconds before this address may try this account again, or 0 when it may now. */

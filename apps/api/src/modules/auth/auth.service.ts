@@ -5,7 +5,7 @@ import { withSystem } from '../../db/scope.js';
 import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { FailureStore } from '../../lib/failure-limiter.js';
-import { DEFAULT_LOGIN_LIMITS, LoginLimits, type LoginLimitsOptions, tooManyAttemptsMessage } from '../../lib/login-limits.js';
+import { DEFAULT_LOGIN_LIMITS, type LoginAdmission, LoginLimits, type LoginLimitsOptions, tooManyAttemptsMessage } from '../../lib/login-limits.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { type AccessTokens, hashRefreshToken, newRefreshToken, REFRESH_TOKEN_TTL_MS } from '../../lib/tokens.js';
 import * as usersService from '../users/users.service.js';
@@ -50,26 +50,30 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
    * its password is checked (decision 014).
    */
   async function admit(account: string, ip: string) {
-    const { retryAfter, delayMs } = await limits.admission(account, ip);
-    if (retryAfter > 0) throw new TooManyRequestsError(tooManyAttemptsMessage(retryAfter), retryAfter);
-    if (delayMs > 0) await sleep(delayMs);
+    const admission = await limits.admission(account, ip);
+    if (admission.retryAfter > 0) throw new TooManyRequestsError(tooManyAttemptsMessage(admission.retryAfter), admission.retryAfter);
+    if (admission.delayMs > 0) await sleep(admission.delayMs);
+    return admission;
   }
 
-  /** Whether `password` is the account's (an unknown account is checked against a dummy hash). */
-  async function checkPassword(account: string, ip: string, passwordHash: string | undefined, password: string) {
+  /**
+   * Whether `password` is the account's (an unknown account is checked against a dummy hash). A
+   * success forgives the address its failures on the account — a write only when there are some.
+   */
+  async function checkPassword(account: string, ip: string, admission: LoginAdmission, passwordHash: string | undefined, password: string) {
     const valid = (await verifyPassword(passwordHash ?? (await dummyPasswordHash()), password)) && passwordHash !== undefined;
-    if (valid) await limits.recordSuccess(account, ip);
-    else await limits.recordFailure(account, ip);
+    if (!valid) await limits.recordFailure(account, ip);
+    else if (admission.pairFailures > 0) await limits.recordSuccess(account, ip);
     return valid;
   }
 
   return {
     /** Same 401 for a wrong password and an unknown email; 429 for an address that failed too often. */
     async login(body: LoginBody, ip: string): Promise<IssuedSession> {
-      await admit(body.email, ip);
+      const admission = await admit(body.email, ip);
       const credentials = await usersService.findCredentials(db, body.email);
       // An unknown email is checked too (against a dummy hash): both failures take the same time.
-      const valid = await checkPassword(body.email, ip, credentials?.passwordHash, body.password);
+      const valid = await checkPassword(body.email, ip, admission, credentials?.passwordHash, body.password);
       if (!credentials || !valid) throw new UnauthorizedError(LOGIN_FAILED_MESSAGE);
       await usersService.ensureCurrentScope(db, credentials.uuid);
       const [session, user] = await Promise.all([issueSession(credentials.uuid, randomUUID()), usersService.getProfile(db, credentials.uuid)]);
@@ -112,8 +116,8 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
       const own = await usersService.findOwnCredentials(db, ctx.userUuid);
       if (!own) throw new UnauthorizedError(SESSION_EXPIRED_MESSAGE);
       const account = own.email.toLowerCase();
-      await admit(account, ip);
-      if (!(await checkPassword(account, ip, own.passwordHash, body.currentPassword))) {
+      const admission = await admit(account, ip);
+      if (!(await checkPassword(account, ip, admission, own.passwordHash, body.currentPassword))) {
         throw new BadRequestError(WRONG_CURRENT_PASSWORD_MESSAGE, [{ path: 'currentPassword', message: WRONG_CURRENT_PASSWORD_MESSAGE }]);
       }
       const passwordHash = await hashPassword(body.newPassword);
