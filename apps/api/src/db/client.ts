@@ -174,8 +174,9 @@ export async function openPostgres(
     // Every session starts as the role that owns nothing (startup option: no extra query).
     options: `-c role=${APP_ROLE}`,
   });
-  // Without this handler a PostgreSQL restart crashes the process.
-  pool.on('error', (err) => options.logger?.error({ err }, 'PostgreSQL pool error'));
+  // Without this handler a PostgreSQL restart crashes the process. An idle connection lost is
+  // dropped by the pool and replaced when needed: a warning, not an error.
+  pool.on('error', (err) => (options.logger?.warn ?? options.logger?.error)?.call(options.logger, { err }, 'PostgreSQL idle connection lost'));
   pool.on('connect', (client) => {
     // The pool listens to a client's errors only while it is idle: a connection lost under a
     // transaction or a scoped read would otherwise crash the process. Its query fails (503) and

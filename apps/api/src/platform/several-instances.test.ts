@@ -5,6 +5,7 @@ import { type DatabaseHandle, openPostgres } from '../db/client.js';
 import { REFRESH_COOKIE } from '../modules/auth/auth.routes.js';
 import { createUser, DEFAULT_TEST_PASSWORD } from '../seed/factories.js';
 import { createTestApp, type TestContext, testAppOn } from '../../test/test-app.js';
+import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js';
 
 /**
  * Several API processes on one database (decision 0XX). Login limits are shared: two app instances on one database,
@@ -93,17 +94,48 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
 
 sharedLimits('counted in Redis (REDIS_URL)', () => ({ REDIS_URL }));
 
-describe('GET /api/ready with REDIS_URL', () => {
+describe('Redis holding the limits goes away', () => {
   let t: TestContext;
+  let proxy: TcpProxy;
+  let email: string;
   beforeAll(async () => {
-    t = await createTestApp({ REDIS_URL });
+    // Redis reached through a TCP proxy the test cuts.
+    const target = new URL(REDIS_URL);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    t = await createTestApp({ REDIS_URL: `redis://127.0.0.1:${proxy.port}${target.pathname}` });
+    email = (await t.seed((tx) => createUser(tx, { email: `redis-${randomUUID().slice(0, 8)}@exemple.fr` }))).email;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await proxy.close();
+  });
 
-  it('checks Redis beside the database', async () => {
+  it('GET /api/ready checks Redis beside the database', async () => {
     const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+  });
+
+  it('refuses logins 503 while Redis is cut (never unlimited), says not ready, and serves again by itself within 5 s', async () => {
+    proxy.cut();
+    const started = Date.now();
+    const login = await attempt(t, email, DEFAULT_TEST_PASSWORD, address(240));
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(login.statusCode).toBe(503);
+    expect(login.headers['retry-after']).toBe('5');
+    expect(login.json().message).toBe('Le service est momentanément indisponible : réessayez dans quelques instants.');
+    const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json().details).toEqual([{ path: 'redis', message: 'ne répond pas' }]);
+    proxy.restore();
+    const back = Date.now();
+    let status = 0;
+    while (Date.now() - back < 5_000 && status !== 200) {
+      status = (await attempt(t, email, DEFAULT_TEST_PASSWORD, address(241))).statusCode;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
   });
 });
 
