@@ -11,7 +11,8 @@ import type { AuthContext } from './auth-context.js';
  * organization, a new link, a role change, a logout…), so does the end of a session decided
  * without a successful write (a reused refresh token revokes its family and answers 401), and a context loaded before that cannot be stored
  * after it (generation check): this process never serves a context older than its own writes.
- * Another instance's write is seen within `ttlMs`.
+ * Another instance's write is seen within `ttlMs`: with several processes that is the bound on a
+ * session ended elsewhere still opening reads here (writes load afresh; decision 0XX).
  */
 export class ContextCache {
   private readonly entries = new Map<string, { ctx: AuthContext; until: number }>();
