@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatEuros, formatPhone, formatPlate } from './format';
+import { formatCount, formatDate, formatEuros, formatPhone, formatPlate, plural } from './format';
 
 describe('French formatters', () => {
   it('formats dates as dd/mm/yyyy', () => {
@@ -27,5 +27,13 @@ describe('French formatters', () => {
   it('formats plates as printed on them', () => {
     expect(formatPlate('AB123CD')).toBe('AB-123-CD');
     expect(formatPlate(null)).toBe('');
+  });
+
+  it('writes counts with French thousands separators, and 0 and 1 in the singular', () => {
+    expect(formatCount(1234567)).toBe('1\u202f234\u202f567');
+    expect(formatCount(999)).toBe('999');
+    expect(plural(0, 'véhicule')).toBe('0 véhicule');
+    expect(plural(1, 'véhicule')).toBe('1 véhicule');
+    expect(plural(12345, 'sinistre').replace(/\s/g, ' ')).toBe('12 345 sinistres');
   });
 });

@@ -55,7 +55,14 @@ export function formatPhone(e164: string | null | undefined): string {
   return e164;
 }
 
+const frenchInteger = new Intl.NumberFormat('fr-FR');
+
+/** `12345` → '12 345' (a narrow no-break space between thousands, as French writes counts). */
+export function formatCount(count: number): string {
+  return frenchInteger.format(count);
+}
+
 /** `plural(12, 'véhicule')` → '12 véhicules'. French: 0 and 1 take the singular. */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count.toLocaleString('fr-FR')} ${count > 1 ? pluralForm : singular}`;
+  return `${formatCount(count)} ${count > 1 ? pluralForm : singular}`;
 }
