@@ -72,8 +72,30 @@ const pageFramesFile: Plugin = {
   },
 };
 
+/** MUI's locales build their number formatter lazily (src/lib/mui-format-number.ts says why). */
+const lazyMuiNumberFormat: Plugin = {
+  name: 'flotte:lazy-mui-number-format',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === './utils/buildFormatNumber.mjs' && importer && /[\\/]@mui[\\/]material[\\/]locale[\\/]/.test(importer)) {
+      return path.resolve(here, 'src/lib/mui-format-number.ts');
+    }
+    return null;
+  },
+};
+
+/**
+ * React Router's package points every import at its development build (dev warnings on); the
+ * build takes its production twin, the same code with the warnings off.
+ */
+const reactRouterProduction: Plugin = {
+  name: 'flotte:react-router-production',
+  apply: 'build',
+  config: () => ({ resolve: { alias: { 'react-router': path.resolve(here, '../../node_modules/react-router/dist/production/index.mjs') } } }),
+};
+
 export default defineConfig({
-  plugins: [react(), reach.plugin, pageFramesFile],
+  plugins: [react(), reach.plugin, pageFramesFile, lazyMuiNumberFormat, reactRouterProduction],
   resolve: {
     alias: {
       // Compile the contract from source: no build step between an edit there and the web.

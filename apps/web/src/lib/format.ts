@@ -55,11 +55,17 @@ export function formatPhone(e164: string | null | undefined): string {
   return e164;
 }
 
-const frenchInteger = new Intl.NumberFormat('fr-FR');
+let frenchNumber: Intl.NumberFormat | undefined;
 
-/** `12345` → '12 345' (a narrow no-break space between thousands, as French writes counts). */
+/**
+ * `12345` → '12 345': a narrow no-break space between thousands, as Intl writes French numbers.
+ * Whole numbers by hand: a browser's first French NumberFormat loads its locale data (13–36 ms on
+ * this machine, four times that on a phone), and every list says its counts (issue 10).
+ */
 export function formatCount(count: number): string {
-  return frenchInteger.format(count);
+  if (Number.isSafeInteger(count)) return `${count < 0 ? '-' : ''}${String(Math.abs(count)).replace(/\B(?=(\d{3})+$)/g, '\u202f')}`;
+  frenchNumber ??= new Intl.NumberFormat('fr-FR');
+  return frenchNumber.format(count);
 }
 
 /** `plural(12, 'véhicule')` → '12 véhicules'. French: 0 and 1 take the singular. */
