@@ -116,6 +116,8 @@ export type DeliverOptions = Readonly<{
   now?: () => Date;
   policy?: Partial<DeliveryPolicy>;
   logger?: Logger;
+  /** The job's signal: once aborted (timeout, shutdown), no further message is claimed. */
+  signal?: AbortSignal;
 }>;
 
 export type DeliveryReport = { sent: number; retried: number; dead: number };
@@ -179,7 +181,7 @@ export async function deliverDueMessages(options: DeliverOptions): Promise<Deliv
   const limit = options.limit ?? 50;
   const report: DeliveryReport = { sent: 0, retried: 0, dead: 0 };
 
-  for (let handled = 0; handled < limit; handled++) {
+  for (let handled = 0; handled < limit && !options.signal?.aborted; handled++) {
     const message = await claimOne(options.db, clock(), policy.leaseMs);
     if (!message) break;
     let result;
@@ -210,11 +212,18 @@ export async function deliverDueMessages(options: DeliverOptions): Promise<Deliv
     }
     // Accepted by the server: from here a crash before this update means a resend after the lease,
     // with the same Message-ID (decision 0XX).
-    await withSystem(options.db, (tx) =>
-      tx.update(mailOutbox).set({ status: 'sent', sentAt: clock(), lastError: null, html: null, text: null }).where(held(message)),
+    const settled = await withSystem(options.db, (tx) =>
+      tx
+        .update(mailOutbox)
+        .set({ status: 'sent', sentAt: clock(), lastError: null, html: null, text: null })
+        .where(held(message))
+        .returning({ uuid: mailOutbox.uuid }),
     );
     report.sent++;
-    if (result.file) options.logger?.info({ outboxUuid: message.uuid, messageId: result.messageId, file: result.file }, `e-mail enregistré : ${result.file}`);
+    if (settled.length === 0) {
+      // The lease ran out during the send and another deliverer took the message over.
+      options.logger?.warn({ outboxUuid: message.uuid, messageId: result.messageId }, "e-mail envoyé après la fin de son bail : un autre envoi a pu avoir lieu (même Message-ID)");
+    } else if (result.file) options.logger?.info({ outboxUuid: message.uuid, messageId: result.messageId, file: result.file }, `e-mail enregistré : ${result.file}`);
     else options.logger?.info({ outboxUuid: message.uuid, messageId: result.messageId }, 'e-mail envoyé');
   }
   return report;
