@@ -12,7 +12,7 @@ import { createEnvironment, createOrganization } from '../../seed/factories.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../../../test/smtp-server.js';
 import { createTestDatabase } from '../../../test/test-app.js';
 import { createMailer, type Mailer, type OutgoingMail } from './mailer.js';
-import { backoffMs, deliverDueMessages, mailBaseUrl, nextMailDueAt, queueMail } from './outbox.js';
+import { backoffMs, deliverDueMessages, mailBaseUrl, nextMailDueAt, purgeSentMail, queueMail } from './outbox.js';
 
 const FROM = 'FlotteAssur <no-reply@flotte.exemple.fr>';
 const BASE_URL = 'https://flotte.exemple.fr';
@@ -180,6 +180,23 @@ describe('delivery over SMTP', () => {
     expect(JSON.stringify(lines)).not.toContain('Bonjour');
   });
 
+  it('sends no extra header or recipient whatever the data holds', async () => {
+    await withTenant(database.db, orgA, (tx) =>
+      queueMail(tx, {
+        template: 'vehicle-movement',
+        to: 'production@courtier.exemple.fr',
+        data: { ...exitNotice(), organizationTitle: 'Alpha\r\nBcc: espion@exemple.fr', senderName: 'X\nTo: espion@exemple.fr' },
+        baseUrl: BASE_URL,
+      }),
+    );
+    expect(await deliverDueMessages({ db: database.db, mailer })).toEqual({ sent: 1, retried: 0, dead: 0 });
+    const [received] = smtp.received;
+    expect(received!.envelopeTo).toEqual(['production@courtier.exemple.fr']);
+    expect(received!.parsed.bcc).toBeUndefined();
+    expect(received!.parsed.to).toMatchObject({ value: [{ address: 'production@courtier.exemple.fr' }] });
+    expect(received!.parsed.subject).toBe('Sortie de flotte : AB-123-CD (Alpha Bcc: espion@exemple.fr)');
+  });
+
   it('authenticates with SMTP_USER and SMTP_PASSWORD, and retries (without logging it) when the password is refused', async () => {
     const guarded = await startTestSmtpServer({ auth: { user: 'flotte', password: 'secret-smtp-1' } });
     const wrong = createMailer({ smtp: smtpConfig(guarded.port, { user: 'flotte', password: 'mauvais-secret' }), dataDir });
@@ -316,6 +333,31 @@ describe('delivery over SMTP', () => {
     expect(await first).toEqual({ sent: 1, retried: 0, dead: 0 });
     expect(await rowOf(uuid)).toMatchObject({ status: 'sent', attempts: 2 });
     expect(lines).toEqual([expect.objectContaining({ level: 'warn', msg: expect.stringContaining('bail') })]);
+  });
+});
+
+describe('purgeSentMail', () => {
+  it('forgets sent messages older than the date, keeps the rest', async () => {
+    smtp.refuseRecipient.set('inconnu@exemple.fr', 550);
+    const old = await queueRecovery('ancien@exemple.fr');
+    const dead = await queueRecovery('inconnu@exemple.fr');
+    const t0 = new Date(Date.now() + 1_000);
+    await deliverDueMessages({ db: database.db, mailer, now: () => t0 });
+    const recent = await queueRecovery('recent@exemple.fr');
+    const t1 = new Date(t0.getTime() + 86_400_000);
+    await deliverDueMessages({ db: database.db, mailer, now: () => t1 });
+    const pending = await queueRecovery('attente@exemple.fr');
+
+    expect(await purgeSentMail(database.db, new Date(t1.getTime() - 1))).toBe(1);
+    const left = await readSystem(database.db, (tx) => tx.select({ uuid: mailOutbox.uuid, status: mailOutbox.status }).from(mailOutbox));
+    expect(left).toEqual(
+      expect.arrayContaining([
+        { uuid: dead.uuid, status: 'dead' },
+        { uuid: recent.uuid, status: 'sent' },
+        { uuid: pending.uuid, status: 'pending' },
+      ]),
+    );
+    expect(left.map((r) => r.uuid)).not.toContain(old.uuid);
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { environments } from '../../db/schema/environments.js';
@@ -238,4 +238,18 @@ export async function nextMailDueAt(db: Database): Promise<Date | null> {
       .where(inArray(mailOutbox.status, ['pending', 'sending'])),
   );
   return row?.at ?? null;
+}
+
+/**
+ * Forgets messages sent before `before` (their bodies are already gone: what is left is who got
+ * which e-mail when). Dead messages stay for someone to look at. Returns how many were removed.
+ */
+export async function purgeSentMail(db: Database, before: Date): Promise<number> {
+  const removed = await withSystem(db, (tx) =>
+    tx
+      .delete(mailOutbox)
+      .where(and(eq(mailOutbox.status, 'sent'), lt(mailOutbox.sentAt, before)))
+      .returning({ uuid: mailOutbox.uuid }),
+  );
+  return removed.length;
 }

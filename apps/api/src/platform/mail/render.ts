@@ -76,7 +76,9 @@ export function renderMail<S extends z.ZodType>(template: MailTemplate<S>, data:
   const parsed = template.schema.parse(data) as z.output<S>;
   const tools = toolsFor(context);
   const content = template.render(parsed, tools);
-  return { subject: content.subject, html: layoutHtml(content, tools).value, text: layoutText(content, tools) };
+  // One line, whatever the data held: a line break in a header would start another header.
+  const subject = content.subject.replace(/\s+/g, ' ').trim();
+  return { subject, html: layoutHtml({ ...content, subject }, tools).value, text: layoutText(content, tools) };
 }
 
 /** What a reader of the plain-text part sees, subject first: what tests read. */

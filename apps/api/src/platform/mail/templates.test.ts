@@ -32,7 +32,7 @@ describe('password-reset', () => {
     expect(text).toContain('Objet : Réinitialisation de votre mot de passe FlotteAssur');
     expect(text).toContain('Bonjour Camille,');
     expect(text).toContain(`Choisir un nouveau mot de passe :\nhttps://flotte.exemple.fr/recover/password?token=${TOKEN}`);
-    expect(text).toContain('Ce lien est valable 1 h et ne sert qu\'une fois.');
+    expect(text).toContain('Ce lien est valable 1 heure et ne sert qu\'une fois.');
     expect(text).toContain("Si vous n'êtes pas à l'origine de cette demande");
     expect(text).toContain('Ce message vous a été envoyé automatiquement par FlotteAssur.');
   });
@@ -45,6 +45,8 @@ describe('password-reset', () => {
     expect(mail.html).toContain(`href="https://assur.exemple.fr/app/recover/password?token=${TOKEN}"`);
     expect(mail.html).toContain('par Cabinet Durand &amp; Fils via FlotteAssur');
     expect(mail.text).toContain('valable 30 minutes');
+    expect(renderMailToText(MAIL_TEMPLATES['password-reset'], { firstName: 'C', token: TOKEN, expiresInMinutes: 120 }, plain)).toContain('valable 2 heures');
+    expect(renderMailToText(MAIL_TEMPLATES['password-reset'], { firstName: 'C', token: TOKEN, expiresInMinutes: 1 }, plain)).toContain('valable 1 minute ');
     expect(mail.text.startsWith('Cabinet Durand & Fils\n')).toBe(true);
   });
 
@@ -72,6 +74,20 @@ describe('password-reset', () => {
     expect(mail.html).not.toContain('<img');
     expect(mail.html).not.toContain('javascript:');
     expect(mail.html).toContain('<span style="font-size:18px;font-weight:bold;">Cabinet Martin</span>');
+  });
+});
+
+describe('signup-confirmation', () => {
+  it('welcomes the new user and links to the confirmation page', () => {
+    const text = renderMailToText(MAIL_TEMPLATES['signup-confirmation'], { firstName: 'Camille', token: TOKEN, expiresInHours: 48 }, broker);
+    expect(text).toContain('Objet : Confirmez votre adresse e-mail pour Cabinet Durand & Fils');
+    expect(text).toContain('Bienvenue sur Cabinet Durand & Fils !');
+    expect(text).toContain(`Confirmer mon adresse :\nhttps://assur.exemple.fr/app/signup/confirmation?token=${TOKEN}`);
+    expect(text).toContain('Ce lien est valable 48 heures.');
+  });
+
+  it('refuses a missing token', () => {
+    expect(() => renderMail(MAIL_TEMPLATES['signup-confirmation'], { firstName: 'Camille', expiresInHours: 48 } as never, plain)).toThrow();
   });
 });
 
@@ -126,7 +142,12 @@ describe('vehicle-movement', () => {
     expect(text).toContain('\nBonjour,\n');
     expect(text).toContain("- Date d'entrée : 12 mars 2026");
     expect(text).not.toContain('Véhicule :');
-    expect(text).toContain('Merci de l’ajouter au contrat');
+    expect(text).toContain("Merci de l'ajouter au contrat");
+  });
+
+  it('keeps the subject on one line whatever the data holds', () => {
+    const mail = renderMail(MAIL_TEMPLATES['vehicle-movement'], { ...base, movement: 'exit', organizationTitle: 'Alpha\r\nBcc: espion@exemple.fr' }, plain);
+    expect(mail.subject).toBe('Sortie de flotte : AB-123-CD (Alpha Bcc: espion@exemple.fr)');
   });
 
   it('refuses a date that is not a calendar date', () => {

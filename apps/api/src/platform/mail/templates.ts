@@ -2,11 +2,13 @@ import type { z } from 'zod';
 import type { MailTemplate } from './render.js';
 import { organizationInvitation } from './templates/organization-invitation.js';
 import { passwordReset } from './templates/password-reset.js';
+import { signupConfirmation } from './templates/signup-confirmation.js';
 import { vehicleMovement } from './templates/vehicle-movement.js';
 
 /** Every e-mail the product sends, by the name stored in the outbox. */
 export const MAIL_TEMPLATES = {
   'password-reset': passwordReset,
+  'signup-confirmation': signupConfirmation,
   'organization-invitation': organizationInvitation,
   'vehicle-movement': vehicleMovement,
 } as const;

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { button, defineTemplate, note, paragraph, strong } from '../render.js';
 
+/** 60 → « 1 heure », 90 → « 90 minutes ». */
+function duration(minutes: number): string {
+  if (minutes % 60 !== 0) return `${minutes} minute${minutes > 1 ? 's' : ''}`;
+  const hours = minutes / 60;
+  return `${hours} heure${hours > 1 ? 's' : ''}`;
+}
+
 /** Account recovery (/recover): a link to /recover/password carrying a one-time token. */
 export const passwordReset = defineTemplate({
   schema: z.object({
@@ -16,7 +23,7 @@ export const passwordReset = defineTemplate({
         paragraph(`Bonjour ${firstName},`),
         paragraph(`Vous avez demandé à réinitialiser le mot de passe de votre compte ${brand.name}. Choisissez-en un nouveau avec le bouton ci-dessous.`),
         button('Choisir un nouveau mot de passe', url('/recover/password', { token })),
-        paragraph('Ce lien est valable ', strong(expiresInMinutes >= 60 && expiresInMinutes % 60 === 0 ? `${expiresInMinutes / 60} h` : `${expiresInMinutes} minutes`), " et ne sert qu'une fois."),
+        paragraph('Ce lien est valable ', strong(duration(expiresInMinutes)), " et ne sert qu'une fois."),
         note("Si vous n'êtes pas à l'origine de cette demande, ignorez ce message : votre mot de passe reste inchangé."),
       ],
     };

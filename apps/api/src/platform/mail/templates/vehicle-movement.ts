@@ -43,7 +43,7 @@ export const vehicleMovement = defineTemplate({
           ` le ${formatFrenchDate(data.date)}.`,
         ),
         facts(rows),
-        paragraph(entry ? 'Merci de l’ajouter au contrat d’assurance de la flotte.' : 'Merci de le retirer du contrat d’assurance de la flotte.'),
+        paragraph(entry ? "Merci de l'ajouter au contrat d'assurance de la flotte." : "Merci de le retirer du contrat d'assurance de la flotte."),
         button(`Ouvrir ${brand.name}`, url('/vehicules')),
         note(`Vous recevez ce message en tant qu'intermédiaire d'assurance de ${data.organizationTitle}.`),
       ],
