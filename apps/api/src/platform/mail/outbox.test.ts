@@ -116,6 +116,20 @@ describe('queueMail', () => {
     for (const org of [orgA, orgB]) expect(await readTenant(database.db, org, (tx) => tx.select().from(mailOutbox))).toEqual([]);
   });
 
+  it("shows the given environment's name on a message of no organization", async () => {
+    const environment = await withSystem(database.db, (tx) => createEnvironment(tx, { title: 'Cabinet Martin' }));
+    const { uuid } = await withSystem(database.db, (tx) =>
+      queueMail(tx, {
+        template: 'password-reset',
+        to: 'client@exemple.fr',
+        data: { firstName: 'Lou', token: TOKEN, expiresInMinutes: 60 },
+        baseUrl: BASE_URL,
+        environmentUuid: environment.uuid,
+      }),
+    );
+    expect(await rowOf(uuid)).toMatchObject({ organizationUuid: null, subject: 'Réinitialisation de votre mot de passe Cabinet Martin' });
+  });
+
   it("refuses a message for another organization from a tenant's transaction", async () => {
     await expect(
       withTenant(database.db, orgA, (tx) =>
@@ -257,6 +271,16 @@ describe('delivery over SMTP', () => {
     expect(await rowOf(uuid)).toMatchObject({ status: 'dead', attempts: 3, lastError: expect.stringContaining('451') });
     expect(await deliverDueMessages({ db: database.db, mailer, now: () => new Date(now.getTime() + 86_400_000) })).toEqual({ sent: 0, retried: 0, dead: 0 });
     expect(lines.map((l) => l.level)).toEqual(['warn', 'warn', 'error']);
+    expect(smtp.received).toEqual([]);
+  });
+
+  it('gives up a message whose deliverers kept stopping while sending it', async () => {
+    const { uuid } = await queueRecovery();
+    const now = new Date(Date.now() + 1_000);
+    // As after three deliverers each stopped mid-send: claimed three times, lease over.
+    await withSystem(database.db, (tx) => tx.update(mailOutbox).set({ status: 'sending', attempts: 3, nextAttemptAt: now }).where(eq(mailOutbox.uuid, uuid)));
+    expect(await deliverDueMessages({ db: database.db, mailer, now: () => now, policy: { maxAttempts: 3 } })).toEqual({ sent: 0, retried: 0, dead: 1 });
+    expect(await rowOf(uuid)).toMatchObject({ status: 'dead', attempts: 4, lastError: expect.stringContaining('Bail expiré') });
     expect(smtp.received).toEqual([]);
   });
 

@@ -27,19 +27,33 @@ export type QueueMailInput<K extends MailTemplateName> = {
    * flotte_system sees the row.
    */
   organizationUuid?: string;
+  /**
+   * The environment whose name (and logo) a message of no organization shows — account
+   * recovery of a broker's client, say. Ignored when the message has an organization: its
+   * organization's environment is shown.
+   */
+  environmentUuid?: string;
 };
 
 const RecipientSchema = z.email().max(254);
 
-/** The environment's name (and logo, once environments have one) of the message's organization. */
-async function brandOf(tx: WriteTx, organizationUuid: string | undefined): Promise<Brand> {
+/**
+ * The name (and logo, once environments have one) of the message's environment: its
+ * organization's, else the one given, else the product's.
+ */
+async function brandOf(tx: WriteTx, organizationUuid: string | undefined, environmentUuid: string | undefined): Promise<Brand> {
   const [row] = await tx
     .select({ title: environments.title })
     .from(organizations)
     .innerJoin(environments, eq(environments.uuid, organizations.environmentUuid))
     .where(eq(organizations.uuid, organizationUuid ?? sql`app_current_org()`))
     .limit(1);
-  return row ? { name: row.title, logoUrl: null } : DEFAULT_BRAND;
+  if (row) return { name: row.title, logoUrl: null };
+  if (environmentUuid && !organizationUuid) {
+    const [environment] = await tx.select({ title: environments.title }).from(environments).where(eq(environments.uuid, environmentUuid)).limit(1);
+    if (environment) return { name: environment.title, logoUrl: null };
+  }
+  return DEFAULT_BRAND;
 }
 
 /**
@@ -50,7 +64,7 @@ export async function queueMail<K extends MailTemplateName>(tx: WriteTx, input: 
   const to = RecipientSchema.parse(input.to);
   // The union of templates is not callable with the union of their data: widen once, here.
   const template: MailTemplate = MAIL_TEMPLATES[input.template];
-  const brand = await brandOf(tx, input.organizationUuid);
+  const brand = await brandOf(tx, input.organizationUuid, input.environmentUuid);
   const mail = renderMail(template, input.data, { baseUrl: input.baseUrl, brand });
   const [row] = await tx
     .insert(mailOutbox)
@@ -184,6 +198,16 @@ export async function deliverDueMessages(options: DeliverOptions): Promise<Deliv
   for (let handled = 0; handled < limit && !options.signal?.aborted; handled++) {
     const message = await claimOne(options.db, clock(), policy.leaseMs);
     if (!message) break;
+    if (message.attempts > policy.maxAttempts) {
+      // Its deliverers kept stopping during the send (a lease ran out each time): give it up
+      // rather than let it take every process down in turn.
+      await withSystem(options.db, (tx) =>
+        tx.update(mailOutbox).set({ status: 'dead', lastError: 'Bail expiré à chaque essai : envoi abandonné' }).where(held(message)),
+      );
+      report.dead++;
+      options.logger?.error({ outboxUuid: message.uuid, attempts: message.attempts }, 'e-mail abandonné');
+      continue;
+    }
     let result;
     try {
       if (message.html === null || message.text === null) throw new Error('Message body missing');
