@@ -285,6 +285,15 @@ describe('delivery over SMTP', () => {
     expect(smtp.received).toEqual([]);
   });
 
+  it('gives up at once a sent message set back to pending, whose body is gone', async () => {
+    const { uuid } = await queueRecovery();
+    await deliverDueMessages({ db: database.db, mailer });
+    await withSystem(database.db, (tx) => tx.update(mailOutbox).set({ status: 'pending', nextAttemptAt: new Date(0) }).where(eq(mailOutbox.uuid, uuid)));
+    expect(await deliverDueMessages({ db: database.db, mailer })).toEqual({ sent: 0, retried: 0, dead: 1 });
+    expect(await rowOf(uuid)).toMatchObject({ status: 'dead', lastError: expect.stringContaining('body missing') });
+    expect(smtp.received).toHaveLength(1);
+  });
+
   it('gives up at once when the server refuses the recipient for good, and goes on with the others', async () => {
     smtp.refuseRecipient.set('inconnu@exemple.fr', 550);
     const refused = await queueRecovery('inconnu@exemple.fr');

@@ -179,7 +179,7 @@ function isPermanent(error: unknown): boolean {
   return e.permanent === true && (e.code === 'EENVELOPE' || e.code === 'EMESSAGE');
 }
 
-function describe(error: unknown): string {
+function describeError(error: unknown): string {
   const e = error as { code?: string; message?: string };
   const text = `${e.code ? `${e.code}: ` : ''}${e.message ?? String(error)}`;
   return text.slice(0, 500);
@@ -210,11 +210,14 @@ export async function deliverDueMessages(options: DeliverOptions): Promise<Deliv
     }
     let result;
     try {
-      if (message.html === null || message.text === null) throw new Error('Message body missing');
+      if (message.html === null || message.text === null) {
+        // Only a sent row loses its body: one set back to pending by hand cannot be sent again.
+        throw Object.assign(new Error('Message body missing (already sent?)'), { code: 'EMESSAGE', permanent: true });
+      }
       result = await options.mailer.send({ id: message.uuid, to: message.recipient, subject: message.subject, html: message.html, text: message.text });
     } catch (error) {
       const dead = isPermanent(error) || message.attempts >= policy.maxAttempts;
-      const lastError = describe(error);
+      const lastError = describeError(error);
       await withSystem(options.db, (tx) =>
         tx
           .update(mailOutbox)
@@ -244,11 +247,15 @@ export async function deliverDueMessages(options: DeliverOptions): Promise<Deliv
         .returning({ uuid: mailOutbox.uuid }),
     );
     report.sent++;
+    const ids = { outboxUuid: message.uuid, messageId: result.messageId };
     if (settled.length === 0) {
       // The lease ran out during the send and another deliverer took the message over.
-      options.logger?.warn({ outboxUuid: message.uuid, messageId: result.messageId }, "e-mail envoyé après la fin de son bail : un autre envoi a pu avoir lieu (même Message-ID)");
-    } else if (result.file) options.logger?.info({ outboxUuid: message.uuid, messageId: result.messageId, file: result.file }, `e-mail enregistré : ${result.file}`);
-    else options.logger?.info({ outboxUuid: message.uuid, messageId: result.messageId }, 'e-mail envoyé');
+      options.logger?.warn(ids, "e-mail envoyé après la fin de son bail : un autre envoi a pu avoir lieu (même Message-ID)");
+    } else if (result.file) {
+      options.logger?.info({ ...ids, file: result.file }, `e-mail enregistré : ${result.file}`);
+    } else {
+      options.logger?.info(ids, 'e-mail envoyé');
+    }
   }
   return report;
 }
