@@ -67,6 +67,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('needs PUBLIC_URL to send e-mails over SMTP, so that no link follows a request\u2019s Host header', () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), SMTP_HOST: 'smtp.exemple.fr' })).toThrow(/PUBLIC_URL: requis avec SMTP_HOST/);
+    const config = loadConfig({ DATA_DIR: tmp(), SMTP_HOST: 'smtp.exemple.fr', PUBLIC_URL: 'https://flotte.exemple.fr/' });
+    expect(config.smtp).toMatchObject({ host: 'smtp.exemple.fr', port: 587, secure: false });
+    expect(config.publicUrl).toBe('https://flotte.exemple.fr');
+    expect(loadConfig({ DATA_DIR: tmp() }).smtp.host).toBeUndefined();
+  });
+
   it('ignores empty variables', () => {
     expect(loadConfig({ DATA_DIR: tmp(), PORT: '', APP_SECRET: 'x'.repeat(32) }).port).toBe(3000);
   });

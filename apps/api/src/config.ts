@@ -121,6 +121,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
+  if (e.SMTP_HOST && !e.PUBLIC_URL) {
+    // Without it a link in an e-mail would follow the request's Host header, which its sender
+    // writes: a recovery link could point to someone else's site (platform/mail, decision 018).
+    throw new ConfigError(["PUBLIC_URL: requis avec SMTP_HOST, pour construire les liens des e-mails (ex. https://flotte.exemple.fr)"]);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return Object.freeze({
     port: e.PORT,
