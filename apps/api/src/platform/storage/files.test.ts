@@ -1,6 +1,11 @@
 import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { loadConfig } from '../../config.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { storedFiles } from '../../db/schema/stored-files.js';
 import { readTenant, withSystem, withTenant } from '../../db/scope.js';
@@ -251,5 +256,24 @@ describe('stored_files under row-level security', () => {
       tx.execute(sql`SELECT relrowsecurity AS enabled, relforcerowsecurity AS forced FROM pg_class WHERE relname = 'stored_files'`),
     )) as { rows: unknown[] };
     expect(result.rows).toEqual([{ enabled: true, forced: true }]);
+  });
+});
+
+describe('the application', () => {
+  it('opens the configured storage as app.storage: DATA_DIR/media by default, the bucket with S3_BUCKET', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'flotte-app-storage-'));
+    const env = { DATA_DIR: dataDir, APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent' };
+    const local = await buildApp(loadConfig(env), database, { serveWeb: false, logger: false });
+    expect(local.storage.kind).toBe('local');
+    await local.storage.put(`${orgA}/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, text('ok'), { maxBytes: 10 });
+    expect(readdirSync(path.join(dataDir, 'media'))).toEqual([orgA]);
+    await local.close();
+
+    const s3 = await buildApp(loadConfig({ ...env, S3_BUCKET: 'flotte-fichiers', S3_ENDPOINT: 'http://127.0.0.1:9', S3_FORCE_PATH_STYLE: 'true' }), database, {
+      serveWeb: false,
+      logger: false,
+    });
+    expect(s3.storage.kind).toBe('s3');
+    await s3.close();
   });
 });
