@@ -25,6 +25,8 @@ import {
   tooLargeMessage,
 } from './storage.js';
 
+export type S3Timeouts = { connectionTimeoutMs?: number; idleTimeoutMs?: number };
+
 /** S3's smallest part: a put holds at most PART_SIZE × QUEUE_SIZE bytes in memory, never the whole file. */
 const PART_SIZE = 5 * 1024 * 1024;
 const QUEUE_SIZE = 2;
@@ -45,9 +47,12 @@ export class S3Storage implements ObjectStorage {
   private readonly client: S3Client;
   private readonly bucket: string;
 
-  constructor(config: Extract<StorageConfig, { kind: 's3' }>) {
+  constructor(config: Extract<StorageConfig, { kind: 's3' }>, timeouts: S3Timeouts = {}) {
     this.bucket = config.bucket;
     this.client = new S3Client({
+      // Without them a server that accepts and never answers holds the request forever. The
+      // idle limit, not a total one, so a long download or upload is not cut while it moves.
+      requestHandler: { connectionTimeout: timeouts.connectionTimeoutMs ?? 5_000, socketTimeout: timeouts.idleTimeoutMs ?? 30_000 },
       region: config.region,
       ...(config.endpoint ? { endpoint: config.endpoint } : {}),
       ...(config.credentials ? { credentials: { ...config.credentials } } : {}),

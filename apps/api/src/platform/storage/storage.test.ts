@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { NotFoundError, PayloadTooLargeError, RangeNotSatisfiableError } from '../../errors.js';
 import { createLocalTestStorage, TEST_STORAGES, type TestStorage } from '../../../test/storage.js';
+import { S3Storage } from './s3-storage.js';
 import { InvalidObjectKeyError, type ObjectStorage } from './storage.js';
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -246,5 +248,28 @@ describe('local disk driver', () => {
   it('lives in DATA_DIR/media unless S3_BUCKET is set', () => {
     const config = loadConfig({ DATA_DIR: '/srv/flotte', APP_SECRET: 'x'.repeat(32) });
     expect(config.storage).toEqual({ kind: 'local', directory: '/srv/flotte/media' });
+  });
+});
+
+describe('S3 driver', () => {
+  it('gives up on a server that accepts connections and never answers', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const storage = new S3Storage(
+      { kind: 's3', bucket: 'flotte-test', endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, forcePathStyle: true },
+      { connectionTimeoutMs: 200, idleTimeoutMs: 200 },
+    );
+    try {
+      const started = Date.now();
+      await expect(storage.exists(`${ORG}/silence`)).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(sockets.length).toBeGreaterThan(0);
+    } finally {
+      storage.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
