@@ -151,6 +151,14 @@ describe.each(TEST_STORAGES)('stored files on %s', (_name, create) => {
       await expect(commit(storage, refused)).rejects.toBeInstanceOf(NotFoundError);
     });
 
+    it('refuses to stage for something that is not an organization uuid, before writing', async () => {
+      const before = await keysUnder(storage, 'tmp/');
+      for (const organization of ['../media', orgA.toUpperCase(), 'tmp', '']) {
+        await expect(stage(storage, organization, text('x'), { maxBytes: 10 }), organization).rejects.toThrow(TypeError);
+      }
+      expect(await keysUnder(storage, 'tmp/')).toEqual(before);
+    });
+
     it('crash before the transaction commits: the cleanup removes the orphan once older than a day, not before', async () => {
       const orphan = await stage(storage, orgB, text('jamais enregistré'), { maxBytes: 100 });
       const young = await cleanupTemporaryObjects(storage, database.db);

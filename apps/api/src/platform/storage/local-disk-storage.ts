@@ -77,7 +77,10 @@ export class LocalDiskStorage implements ObjectStorage {
       throw error;
     }
     try {
-      const { size } = await handle.stat();
+      const stats = await handle.stat();
+      // A key that names a folder of keys (`<org>` of `<org>/<uuid>`) is no object, as on S3.
+      if (!stats.isFile()) throw new NotFoundError('Fichier introuvable');
+      const { size } = stats;
       const start = range?.start ?? 0;
       if (range && start >= size) throw new RangeNotSatisfiableError();
       const end = Math.min(range?.end ?? size - 1, size - 1);
@@ -91,7 +94,10 @@ export class LocalDiskStorage implements ObjectStorage {
   }
 
   async delete(key: string): Promise<void> {
-    await rm(this.pathOf(key), { force: true });
+    const file = this.pathOf(key);
+    // A key that names a folder of keys is no object: nothing to delete, as on S3.
+    if (!(await this.exists(key))) return;
+    await rm(file, { force: true });
   }
 
   async exists(key: string): Promise<boolean> {

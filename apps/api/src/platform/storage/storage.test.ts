@@ -198,6 +198,15 @@ describe.each(TEST_STORAGES)('storage contract: %s', (_name, create) => {
     expect(empty).toEqual([]);
   });
 
+  it('has no object at a key that only starts other keys (a folder on disk)', async () => {
+    const prefix = `folder-${++sequence}`;
+    await storage.put(`${prefix}/a/1`, text('un'), { maxBytes: 10 });
+    expect(await storage.exists(`${prefix}/a`)).toBe(false);
+    await expect(storage.get(`${prefix}/a`)).rejects.toBeInstanceOf(NotFoundError);
+    await storage.delete(`${prefix}/a`);
+    expect(await storage.exists(`${prefix}/a/1`)).toBe(true);
+  });
+
   describe('keys', () => {
     const BAD_KEYS = ['', '..', '../escape', `${ORG}/../../escape`, '/etc/passwd', 'a//b', 'a/./b', './a', '.hidden', 'a\\b', '..\\escape', 'a/b/', 'dossier/facture été.pdf', '%2e%2e/x', 'a\u0000b', 'C:/x', 'x'.repeat(513)];
 
