@@ -102,13 +102,15 @@ describe.each(TEST_STORAGES)('storage contract: %s', (_name, create) => {
 
     it('refuses a file past the limit after whole S3 parts were sent (multipart aborted), with the feature\u2019s message', async () => {
       const key = newKey();
-      const source = countingSource(200, 64 * 1024);
+      // 1 000 chunks of 64 KiB offered, 176 fit in 11 MiB.
+      const source = countingSource(1000, 64 * 1024);
       const error = await storage
         .put(key, source.stream, { maxBytes: 11 * 1024 * 1024, tooLargeMessage: 'La photo dépasse 11 Mo.' })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PayloadTooLargeError);
       expect((error as Error).message).toBe('La photo dépasse 11 Mo.');
       expect(source.state.pulled).toBeLessThan(200);
+      expect(source.stream.destroyed).toBe(true);
       expect(await storage.exists(key)).toBe(false);
     });
 
