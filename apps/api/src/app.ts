@@ -17,6 +17,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { sinistersRoutes } from './modules/sinisters/sinisters.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
+import { createStorage, type ObjectStorage } from './platform/storage/storage.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandlers } from './plugins/error-handler.js';
 import { registerSecurityHeaders, securityHeadersFor } from './plugins/security-headers.js';
@@ -27,6 +28,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     databaseKind: DatabaseHandle['kind'];
+    /** Files: store them through platform/storage/files.ts (stage → transaction → commit). */
+    storage: ObjectStorage;
   }
 }
 
@@ -87,6 +90,9 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.setSerializerCompiler((route) => serializeSharedPagesOnce(serializerCompiler(route as Parameters<typeof serializerCompiler>[0])));
   app.decorate('db', database.db);
   app.decorate('databaseKind', database.kind);
+  const storage = await createStorage(config.storage);
+  app.decorate('storage', storage);
+  app.addHook('onClose', async () => storage.close());
   registerErrorHandlers(app);
 
   app.addHook('onResponse', (request, reply, done) => {
