@@ -18,6 +18,7 @@ import { sinistersRoutes } from './modules/sinisters/sinisters.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
 import { createFailureStore } from './platform/failure-stores.js';
+import { createStorage, type ObjectStorage } from './platform/storage/storage.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandlers } from './plugins/error-handler.js';
 import { healthRoutes, type ReadinessCheck } from './plugins/health.js';
@@ -29,6 +30,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     databaseKind: DatabaseHandle['kind'];
+    /** Files: store them through platform/storage/files.ts (stage → transaction → commit). */
+    storage: ObjectStorage;
   }
 }
 
@@ -91,6 +94,9 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.setSerializerCompiler((route) => serializeSharedPagesOnce(serializerCompiler(route as Parameters<typeof serializerCompiler>[0])));
   app.decorate('db', database.db);
   app.decorate('databaseKind', database.kind);
+  const storage = await createStorage(config.storage);
+  app.decorate('storage', storage);
+  app.addHook('onClose', async () => storage.close());
   registerErrorHandlers(app);
 
   app.addHook('onResponse', (request, reply, done) => {

@@ -29,7 +29,7 @@ describe('databaseTroubleOf', () => {
 
   it('finds a refusal among the attempts on several addresses (AggregateError)', () => {
     const aggregate = new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], 'connect failed');
-    expect(databaseTroubleOf(wrapped(aggregate))).toEqual({ kind: 'unavailable', reason: 'database unreachable (ECONNREFUSED)' });
+    expect(databaseTroubleOf(wrapped(aggregate))).toEqual({ kind: 'unavailable', reason: 'unreachable (ECONNREFUSED)' });
   });
 
   it.each([

@@ -55,7 +55,7 @@ export function databaseTroubleOf(error: unknown): DatabaseTrouble | null {
     const { code, message, cause, errors } = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
     if (code === '57014') return { kind: 'overloaded', reason: 'statement timeout' };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || (/^[0-9A-Z]{5}$/.test(code) && unavailableSqlState(code)))) {
-      return { kind: 'unavailable', reason: `database unreachable (${code})` };
+      return { kind: 'unavailable', reason: `unreachable (${code})` };
     }
     if (typeof message === 'string') {
       if (message.includes('timeout exceeded when trying to connect')) return { kind: 'overloaded', reason: 'no pooled connection in time' };
