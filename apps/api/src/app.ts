@@ -111,7 +111,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   const tokens = new AccessTokens(config.appSecret);
   const contexts = new ContextCache(config.authContextTtlMs);
   await app.register(authenticatePlugin, { tokens, contexts });
-  // Login failures counted where every process sees them (decision 0XX).
+  // Login failures counted where every process sees them (decision 020).
   const failures = await createFailureStore(config, database, app.log);
   app.addHook('onClose', () => failures.store.close());
   // An ended session must not outlive its cached context in this process.

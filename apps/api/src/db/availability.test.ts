@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { databaseTroubleOf, DependencyUnavailableError } from './availability.js';
 import { OverloadedError } from './fair-share.js';
 
-/** Which errors answer 503 (saturated or unreachable database) rather than 500 (decisions 011 and 0XX). */
+/** Which errors answer 503 (saturated or unreachable database) rather than 500 (decisions 011 and 020). */
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 /** As Drizzle wraps the driver's error. */

@@ -2,7 +2,7 @@ import { OverloadedError } from './fair-share.js';
 
 /**
  * Why the database could not serve a request, when that is what an error says (decisions 011 and
- * 0XX-several-processes-and-database-outages). Both answer 503 with Retry-After, never 500:
+ * 020). Both answer 503 with Retry-After, never 500:
  * - `overloaded`: the database is there but saturated — no turn of the fair share in time, no
  *   pooled connection in time, a statement cancelled by its timeout (57014);
  * - `unavailable`: the database cannot be reached — refused or reset connection, a connection

@@ -12,7 +12,7 @@ import type { AuthContext } from './auth-context.js';
  * without a successful write (a reused refresh token revokes its family and answers 401), and a context loaded before that cannot be stored
  * after it (generation check): this process never serves a context older than its own writes.
  * Another instance's write is seen within `ttlMs`: with several processes that is the bound on a
- * session ended elsewhere still opening reads here (writes load afresh; decision 0XX).
+ * session ended elsewhere still opening reads here (writes load afresh; decision 020).
  */
 export class ContextCache {
   private readonly entries = new Map<string, { ctx: AuthContext; until: number }>();

@@ -3,7 +3,7 @@
  *
  * In memory (this file) a count is per process: right for the embedded database, which one
  * process holds. With a PostgreSQL server several processes share the counts in PostgreSQL, or in
- * Redis when REDIS_URL is set (platform/failure-stores.ts, decision 0XX-several-processes).
+ * Redis when REDIS_URL is set (platform/failure-stores.ts, decision 020).
  *
  * Times are milliseconds since the epoch, given by the caller (every process reads its own clock:
  * synchronized clocks differ by milliseconds, a window lasts minutes). A key keeps only its

@@ -11,7 +11,7 @@ import { type FailureStore, MemoryFailureStore, retryAfterSeconds } from './fail
  *   whatever the address — the owner's right password still gets in, only slower;
  * - an address that has not failed is never refused.
  * The counts live in a FailureStore (lib/failure-limiter.ts): in memory for the embedded
- * database, shared by every process in PostgreSQL or Redis otherwise (decision 0XX).
+ * database, shared by every process in PostgreSQL or Redis otherwise (decision 020).
  */
 export type LoginLimitsOptions = {
   windowMs: number;

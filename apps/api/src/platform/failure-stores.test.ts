@@ -12,7 +12,7 @@ import { createTestDatabase } from '../../test/test-app.js';
 import { PostgresFailureStore, RedisFailureStore } from './failure-stores.js';
 
 /**
- * The three places login failures are counted behave alike (decision 0XX): a sliding window, the
+ * The three places login failures are counted behave alike (decision 020): a sliding window, the
  * latest `keep` failures per key, a reset, expiry. PostgreSQL's table runs on both test databases;
  * Redis on the local server (127.0.0.1:6379, database 15).
  */

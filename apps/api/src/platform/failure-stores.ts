@@ -9,7 +9,7 @@ import { readSystem, withSystem } from '../db/scope.js';
 import { type FailureStore, MemoryFailureStore } from '../lib/failure-limiter.js';
 
 /**
- * Failure counts every API process sees (decision 0XX-several-processes-and-database-outages):
+ * Failure counts every API process sees (decision 020):
  * in PostgreSQL when the app runs on a server, in Redis when REDIS_URL is set, in memory on the
  * embedded database (one process holds its folder, decision 009).
  */

@@ -8,7 +8,7 @@ import { createTestApp, type TestContext, testAppOn } from '../../test/test-app.
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js';
 
 /**
- * Several API processes on one database (decision 0XX). Login limits are shared: two app instances on one database,
+ * Several API processes on one database (decision 020). Login limits are shared: two app instances on one database,
  * each with its own pool — as two processes behind a load balancer — count the same failures,
  * through PostgreSQL by default, through Redis when REDIS_URL is set. Counted per process, the
  * limit of 5 failures per (account, address) would let two instances take 10, and refuse only

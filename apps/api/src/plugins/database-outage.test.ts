@@ -8,7 +8,7 @@ import { createTestApp } from '../../test/test-app.js';
 import { startTcpProxy } from '../../test/tcp-proxy.js';
 
 /**
- * PostgreSQL goes away under the app (decision 0XX): the app's pool connects through a TCP proxy
+ * PostgreSQL goes away under the app (decision 020): the app's pool connects through a TCP proxy
  * the test controls. While the database is cut (connections reset, new ones refused) or silent
  * (nothing gets through), every request that needs it answers 503 with Retry-After and a French
  * message within a few seconds — never 500, never a hang — /api/health still answers, /api/ready

@@ -10,7 +10,7 @@ import type { ReadinessCheck } from './health.js';
 
 /**
  * GET /api/health (the process is up) and GET /api/ready (what the instance needs answers), for
- * load balancers: public, cheap, in the error envelope when not ready (decision 0XX).
+ * load balancers: public, cheap, in the error envelope when not ready (decision 020).
  */
 
 const onPostgres = inject('testDb').kind === 'postgres';
