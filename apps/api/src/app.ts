@@ -17,6 +17,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { sinistersRoutes } from './modules/sinisters/sinisters.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
+import { JobQueue } from './platform/jobs/job-queue.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandlers } from './plugins/error-handler.js';
 import { registerSecurityHeaders, securityHeadersFor } from './plugins/security-headers.js';
@@ -27,6 +28,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     databaseKind: DatabaseHandle['kind'];
+    /** The background job queue (platform/jobs): register kinds before ready, send from services. */
+    jobs: JobQueue;
   }
 }
 
@@ -87,6 +90,16 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.setSerializerCompiler((route) => serializeSharedPagesOnce(serializerCompiler(route as Parameters<typeof serializerCompiler>[0])));
   app.decorate('db', database.db);
   app.decorate('databaseKind', database.kind);
+  const jobs = new JobQueue(database, { logger: app.log, worker: config.jobs.worker, pollingIntervalSeconds: config.jobs.pollIntervalSeconds });
+  app.decorate('jobs', jobs);
+  app.addHook('onReady', () => jobs.start());
+  // Closing stops taking jobs at once, beside the HTTP requests' end; running jobs get up to
+  // 8 s, and the database closes after (server.ts exits 10 s after SIGTERM at the latest).
+  app.addHook('preClose', (done) => {
+    void jobs.stop();
+    done();
+  });
+  app.addHook('onClose', () => jobs.stop());
   registerErrorHandlers(app);
 
   app.addHook('onResponse', (request, reply, done) => {

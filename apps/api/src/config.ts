@@ -75,6 +75,8 @@ const EnvSchema = z.object({
   SMTP_FROM: z.string().default('FlotteAssur <no-reply@flotteassur.local>'),
   WEB_DIST: z.string().optional(),
   AUTH_CONTEXT_TTL_MS: z.coerce.number({ error: 'attendu : un nombre de millisecondes' }).int().min(0).max(60_000).default(5_000),
+  JOBS_WORKER: booleanString.default(true),
+  JOBS_POLL_INTERVAL_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).min(0.5).max(60).default(2),
 });
 
 export type Config = Readonly<{
@@ -93,6 +95,8 @@ export type Config = Readonly<{
   webDist: string | undefined;
   /** How long a caller's roles and organization are reused without a query (0: never). */
   authContextTtlMs: number;
+  /** Background jobs (platform/jobs): whether this process runs them, how often an idle kind looks for work. */
+  jobs: Readonly<{ worker: boolean; pollIntervalSeconds: number }>;
 }>;
 
 export class ConfigError extends Error {
@@ -143,5 +147,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     webDist: e.WEB_DIST,
     authContextTtlMs: e.AUTH_CONTEXT_TTL_MS,
+    jobs: Object.freeze({ worker: e.JOBS_WORKER, pollIntervalSeconds: e.JOBS_POLL_INTERVAL_SECONDS }),
   });
 }

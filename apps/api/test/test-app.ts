@@ -68,7 +68,8 @@ export async function createTestApp(
   logStream?: NodeJS.WritableStream,
 ): Promise<TestContext> {
   const database = await createTestDatabase(databaseOptions);
-  const config = loadConfig({ APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', ...env });
+  // Background jobs are only sent, not run, unless a test asks (JOBS_WORKER: 'true').
+  const config = loadConfig({ APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', JOBS_WORKER: 'false', ...env });
   const app = await buildApp(config, database, { serveWeb: false, logger: false, logStream });
   await app.ready();
   return {
