@@ -353,6 +353,43 @@ describe('maintenance and shutdown', () => {
   });
 });
 
+describe.runIf(process.env.TEST_DB === 'pglite')('a completion the database refuses (embedded: its turn never comes)', () => {
+  it('does not stop the process: the job stays active, expires and is retried', async () => {
+    const busy = await createTestDatabase({ maxWaitMs: 300 });
+    const logger = memoryLogger();
+    const queue = new JobQueue(busy, { logger, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 });
+    try {
+      const runs: number[] = [];
+      const kind = defineJob({
+        name: 'test.completion-outage',
+        tenant: false,
+        payload: z.object({}),
+        timeoutSeconds: 1,
+        retry: { limit: 2, delaySeconds: 0, backoff: false },
+        handler: async ({ attempt }) => {
+          runs.push(attempt);
+          if (attempt === 1) {
+            // Another operation holds the embedded database's only turn for 1.5 s: the completion
+            // that follows this handler waits 300 ms for it and gives up.
+            void withSystem(busy.db, () => new Promise((r) => setTimeout(r, 1_500)));
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        },
+      });
+      queue.register(kind);
+      await queue.start();
+      const id = await queue.send(kind, {});
+      // The probe itself may find the database busy meanwhile.
+      await waitFor('completion', async () => (await queue.job(kind, id!).catch(() => null))?.state === 'completed', 25_000);
+      expect(runs).toEqual([1, 2]);
+      expect(logger.lines.some((line) => line.level === 'error' && line.msg.includes('sera reprise à son expiration'))).toBe(true);
+    } finally {
+      await queue.stop({ timeoutMs: 2_000 });
+      await busy.close();
+    }
+  });
+});
+
 describe('scheduled jobs', () => {
   it('a scheduled platform job is sent by the timekeeper and run; a schedule no kind declares is removed', async () => {
     const runs: unknown[] = [];
