@@ -41,6 +41,8 @@ export type BuildAppOptions = {
   logger?: boolean;
   /** Tests: the log lines (JSON) go here, at the configured level. */
   logStream?: NodeJS.WritableStream;
+  /** Start the job queue when the app is ready (off only to render the OpenAPI document, without a database). */
+  startJobs?: boolean;
 };
 
 /**
@@ -92,7 +94,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.decorate('databaseKind', database.kind);
   const jobs = new JobQueue(database, { logger: app.log, worker: config.jobs.worker, pollingIntervalSeconds: config.jobs.pollIntervalSeconds });
   app.decorate('jobs', jobs);
-  app.addHook('onReady', () => jobs.start());
+  if (options.startJobs !== false) app.addHook('onReady', () => jobs.start());
   // Closing stops taking jobs at once, beside the HTTP requests' end; running jobs get up to
   // 8 s, and the database closes after (server.ts exits 10 s after SIGTERM at the latest).
   app.addHook('preClose', (done) => {

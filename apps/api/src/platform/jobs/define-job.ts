@@ -38,7 +38,7 @@ export type SendOptions = {
   tx?: WriteTx;
   /** Not before this date, or this many seconds from now. */
   startAfter?: Date | number;
-  /** At most one job of this kind per key and slot of `seconds` (pg-boss throttling): a second send in the slot returns null. */
+  /** At most one job of this kind per key and slot of `seconds` (≤ 43 200, pg-boss throttling): a second send in the slot returns null. */
   singleton?: { key: string; seconds: number };
 };
 

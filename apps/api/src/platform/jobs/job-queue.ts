@@ -2,7 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import PgBoss from 'pg-boss';
 import type { DatabaseHandle } from '../../db/client.js';
 import { holdsTurn } from '../../db/fair-share.js';
-import { readSystem, readTenant, withSystem, withTenant } from '../../db/scope.js';
+import { type ReadTx, readSystem, readTenant, withSystem, withTenant, type WriteTx } from '../../db/scope.js';
 import { type JobKind, JobPayloadError, PermanentJobError, payloadIssues, type SendOptions } from './define-job.js';
 import { PgliteQueueSql, PostgresQueueSql, QUEUE_SCHEMA, sendInTransaction, type TrackedQueueSql } from './queue-sql.js';
 
@@ -68,7 +68,7 @@ export class JobQueue {
   private readonly kinds = new Map<string, JobKind<unknown>>();
   private readonly workerIds = new Map<string, string[]>();
   private readonly running = new Set<RunningJob>();
-  private readonly sql: TrackedQueueSql;
+  private sql!: TrackedQueueSql;
   private boss!: PgBoss;
   private readonly worker: boolean;
   private readonly pollingIntervalSeconds: number;
@@ -82,13 +82,15 @@ export class JobQueue {
   ) {
     this.worker = options.worker ?? true;
     this.pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
-    if (database.kind === 'pglite') {
-      this.sql = new PgliteQueueSql(database.pglite!, database.db, options.logger);
-    } else {
-      const connectionString = database.pool?.options.connectionString;
-      if (!connectionString) throw new Error('JobQueue: the PostgreSQL handle has no connection string');
-      this.sql = new PostgresQueueSql(connectionString, options.logger);
-    }
+  }
+
+  /** The queue's connection, opened at start (building the app alone opens nothing). */
+  private openSql(): TrackedQueueSql {
+    const { database, options } = this;
+    if (database.kind === 'pglite') return new PgliteQueueSql(database.pglite!, database.db, options.logger);
+    const connectionString = database.pool?.options.connectionString;
+    if (!connectionString) throw new Error('JobQueue: the PostgreSQL handle has no connection string');
+    return new PostgresQueueSql(connectionString, options.logger);
   }
 
   /** Adds kinds; before start() only (their queues are created at start). */
@@ -113,6 +115,7 @@ export class JobQueue {
 
   private async doStart() {
     const scheduled = [...this.kinds.values()].filter((kind) => kind.schedule !== undefined);
+    this.sql = this.openSql();
     this.boss = new PgBoss({
       db: this.sql,
       schema: QUEUE_SCHEMA,
@@ -214,27 +217,7 @@ export class JobQueue {
     try {
       const parsed = kind.schema.safeParse(job.data);
       if (!parsed.success) throw new PermanentJobError(new JobPayloadError(kind.name, payloadIssues(parsed.error)).message);
-      const payload = parsed.data;
-      const db = this.database.db;
-      const context = {
-        payload,
-        jobId: job.id,
-        attempt,
-        signal: controller.signal,
-        send: this.send.bind(this),
-        ...(kind.tenant
-          ? (() => {
-              const organizationUuid = (payload as { organizationUuid: string }).organizationUuid;
-              return {
-                tenant: {
-                  organizationUuid,
-                  write: <T>(fn: Parameters<typeof withTenant<T>>[2]) => withTenant(db, organizationUuid, fn),
-                  read: <T>(fn: Parameters<typeof readTenant<T>>[2]) => readTenant(db, organizationUuid, fn),
-                },
-              };
-            })()
-          : { system: { write: <T>(fn: Parameters<typeof withSystem<T>>[1]) => withSystem(db, fn), read: <T>(fn: Parameters<typeof readSystem<T>>[1]) => readSystem(db, fn) } }),
-      };
+      const context = { payload: parsed.data, jobId: job.id, attempt, signal: controller.signal, send: this.send.bind(this), ...this.scopeOf(kind, parsed.data) };
       const handled = kind.run(context);
       // A handler that ignores its signal is left behind: its job is failed (and retried) now.
       handled.catch(() => undefined);
@@ -247,8 +230,10 @@ export class JobQueue {
       const output = failureOutput(error);
       const permanent = error instanceof PermanentJobError;
       if (permanent) {
-        // No retry can fix it: the job goes to its dead letter now.
-        await this.sql.executeSql(`UPDATE ${QUEUE_SCHEMA}.job SET retry_limit = retry_count WHERE name = $1 AND id = $2`, [kind.name, job.id]);
+        // No retry can fix it: the job goes to its dead letter now (if this fails, it is only retried).
+        await this.sql
+          .executeSql(`UPDATE ${QUEUE_SCHEMA}.job SET retry_limit = retry_count WHERE name = $1 AND id = $2`, [kind.name, job.id])
+          .catch((err: unknown) => this.options.logger.warn({ ...log, err }, 'tâche en échec définitif non marquée : elle sera réessayée'));
       }
       const final = permanent || job.retryCount >= job.retryLimit;
       if (final) this.options.logger.error({ ...log, error: output.message }, 'tâche en échec définitif : lettre morte');
@@ -258,6 +243,22 @@ export class JobQueue {
       clearTimeout(timer);
       this.running.delete(entry);
     }
+  }
+
+  /** What a handler works with: its organization's scope (tenant job) or the platform's. */
+  private scopeOf(kind: JobKind<unknown>, payload: unknown) {
+    const db = this.database.db;
+    if (kind.tenant) {
+      const { organizationUuid } = payload as { organizationUuid: string };
+      return {
+        tenant: {
+          organizationUuid,
+          write: <T>(fn: (tx: WriteTx) => Promise<T>) => withTenant(db, organizationUuid, fn),
+          read: <T>(fn: (tx: ReadTx) => Promise<T>) => readTenant(db, organizationUuid, fn),
+        },
+      };
+    }
+    return { system: { write: <T>(fn: (tx: WriteTx) => Promise<T>) => withSystem(db, fn), read: <T>(fn: (tx: ReadTx) => Promise<T>) => readSystem(db, fn) } };
   }
 
   /**
@@ -290,7 +291,7 @@ export class JobQueue {
 
   /** For /api/ready: started, not stopping, and the queue's last statement succeeded. */
   isReady(): boolean {
-    return this.started && !this.stopping && this.sql.isHealthy;
+    return this.started && !this.stopping && this.sql?.isHealthy === true;
   }
 
   /** One job, archived ones included (tests, support). */
@@ -335,7 +336,7 @@ export class JobQueue {
       await this.boss?.stop({ graceful: true, close: false, wait: true, timeout: Math.max(1_000, timeoutMs - 500) });
     } finally {
       clearTimeout(abortAt);
-      await this.sql.close();
+      await this.sql?.close();
     }
     this.options.logger.info({}, 'file de tâches arrêtée');
   }
