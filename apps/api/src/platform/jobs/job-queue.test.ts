@@ -10,7 +10,8 @@ import { readTenant, withSystem, withTenant } from '../../db/scope.js';
 import { createDrivers, createOrganization } from '../../seed/factories.js';
 import { defineJob, type JobKind, JobPayloadError, PermanentJobError } from './define-job.js';
 import { JobQueue, type JobQueueLogger, type JobState } from './job-queue.js';
-import { JobScopeError } from './queue-sql.js';
+import { JobScopeError, PgliteQueueSql, PostgresQueueSql } from './queue-sql.js';
+import PgBoss from 'pg-boss';
 
 type Line = { level: string; msg: string; obj: object };
 
@@ -282,6 +283,48 @@ describe('the queue’s tables are not the application’s', () => {
     for (const scope of [(fn: Parameters<typeof withSystem>[1]) => withTenant(database.db, orgA, fn), (fn: Parameters<typeof withSystem>[1]) => withSystem(database.db, fn)]) {
       const error = await scope((tx) => tx.execute(sql`select count(*) from pgboss.job`)).catch((e: Error) => e);
       expect(String((error as Error & { cause?: Error }).cause?.message ?? (error as Error).message)).toMatch(/permission denied for schema pgboss/);
+    }
+  });
+});
+
+describe('pg-boss itself through the adapter', () => {
+  it('creates its own schema (its BEGIN…COMMIT script), sends, fetches and completes', async () => {
+    const logger = memoryLogger();
+    const adapter = database.pglite ? new PgliteQueueSql(database.pglite, database.db, logger) : new PostgresQueueSql(database.pool!.options.connectionString!, logger);
+    const boss = new PgBoss({ db: adapter, schema: 'pgboss_selfcheck', migrate: true, supervise: false, schedule: false });
+    try {
+      await boss.start();
+      expect(Number(await boss.schemaVersion())).toBe(24);
+      await boss.createQueue('selfcheck');
+      const id = await boss.send('selfcheck', { n: 1 });
+      const [job] = await boss.fetch<{ n: number }>('selfcheck');
+      expect(job).toMatchObject({ id, data: { n: 1 } });
+      await boss.complete('selfcheck', id!);
+      expect((await boss.getJobById('selfcheck', id!))?.state).toBe('completed');
+      await boss.maintain();
+    } finally {
+      await boss.stop({ graceful: false, close: false });
+      await adapter.close();
+      await asOwner('DROP SCHEMA pgboss_selfcheck CASCADE');
+    }
+  });
+});
+
+describe('the adapter after a script that fails half-way', () => {
+  it('leaves no transaction open: the next statement and the application still work', async () => {
+    const logger = memoryLogger();
+    const adapter = database.pglite ? new PgliteQueueSql(database.pglite, database.db, logger) : new PostgresQueueSql(database.pool!.options.connectionString!, logger, { max: 1 });
+    try {
+      await expect(adapter.executeSql(`BEGIN;\nCREATE TABLE pgboss.half_way (n int);\nSELECT 1/0;\nCOMMIT;`)).rejects.toThrow(/division by zero/);
+      expect(adapter.isHealthy).toBe(false);
+      const { rows } = await adapter.executeSql(`SELECT to_regclass('pgboss.half_way') AS half_way, current_user AS role`);
+      expect(rows[0]!.half_way).toBeNull();
+      expect(rows[0]!.role).not.toBe('flotte_app');
+      expect(adapter.isHealthy).toBe(true);
+      const names = await readTenant(database.db, orgB, async (tx) => (await tx.select({ lastName: drivers.lastName }).from(drivers)).map((d) => d.lastName));
+      expect(names).toEqual(['Bravo']);
+    } finally {
+      await adapter.close();
     }
   });
 });

@@ -289,9 +289,12 @@ export class JobQueue {
     return id;
   }
 
-  /** For /api/ready: started, not stopping, and the queue's last statement succeeded. */
+  /**
+   * For /api/ready: started, not stopping, and for a worker (which polls every few seconds) the
+   * queue's last statement succeeded. A process that only sends has no statement to judge by.
+   */
   isReady(): boolean {
-    return this.started && !this.stopping && this.sql?.isHealthy === true;
+    return this.started && !this.stopping && (!this.worker || this.sql?.isHealthy === true);
   }
 
   /** One job, archived ones included (tests, support). */
