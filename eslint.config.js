@@ -59,7 +59,17 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // MUI 9's color prop takes a palette name: 'text.secondary' is silently ignored (the text stays black).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='color'] > Literal[value=/^text\\./]",
+          message: "MUI 9 ignore color=\"text.…\" : écrivez color=\"textSecondary\" (ou sx={{ color: 'text.secondary' }}).",
+        },
+      ],
+    },
   },
   {
     // Command-line entry points talk to the person running them.

@@ -176,6 +176,12 @@ async function runLighthouse(url: string, cookie: string | null): Promise<Run> {
     });
     if (!result) throw new Error('Lighthouse ne rend pas de résultat');
     const lhr = result.lhr;
+    // BENCH_WEB_SAVE=<folder>: every run's whole report, to read where the time goes.
+    if (process.env.BENCH_WEB_SAVE) {
+      mkdirSync(process.env.BENCH_WEB_SAVE, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/\W+/g, '_') || 'root'}-${Date.now()}.json`;
+      writeFileSync(path.join(process.env.BENCH_WEB_SAVE, name), JSON.stringify(lhr));
+    }
     if (lhr.runtimeError) throw new Error(`Lighthouse : ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const numeric = (id: string) => {
       const value = lhr.audits[id]?.numericValue;

@@ -43,9 +43,14 @@ describe('login', () => {
     await expectAccessible(page);
     await screenshot(page, 'dashboard-admin');
 
+    // Reopened cold: the server's HTML paints the page's frame (its title) before any script, and
+    // the page replaces it once on screen.
+    const html = await (await page.request.get('/dashboard')).text();
+    expect(html).toMatch(/<div id="page-frame"[^>]*aria-hidden="true"[\s\S]*Tableau de bord[\s\S]*<div id="root">/);
     await page.reload();
     await page.waitForURL('**/dashboard');
     await expect.poll(() => page.getByText('Julien Martin').first().isVisible()).toBe(true);
+    expect(await page.locator('#page-frame').count()).toBe(0);
 
     await page.getByRole('button', { name: /Julien Martin/ }).click();
     await expect.poll(() => page.getByRole('menuitem', { name: 'Paramètres compte' }).isVisible()).toBe(true);
@@ -63,6 +68,8 @@ describe('login', () => {
     const { page, context } = await newPage(browser);
     await page.goto('/account');
     await page.waitForURL((url) => url.pathname === '/' && url.searchParams.get('route') === '/account');
+    // The account page's frame goes with the redirection: the login page shows, usable.
+    await expect.poll(() => page.locator('#page-frame').count()).toBe(0);
     await page.getByLabel('Adresse e-mail').fill('user@demo.fr');
     await page.getByLabel(/^Mot de passe/).fill('Demo1234!');
     await page.getByRole('button', { name: 'Se connecter' }).click();

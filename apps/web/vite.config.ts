@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { pageFrames } from './src/lib/page-frame';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const api = { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } };
@@ -59,8 +60,42 @@ const MUI_CORE =
 /** The other MUI components and TanStack Query. */
 const UI_LIBRARIES = /node_modules[\\/](@mui[\\/]material|@tanstack)[\\/]/;
 
+/**
+ * The logged-in pages' frames (src/lib/page-frame.ts) written beside the manifest, in the dot
+ * folder the server reads and never serves: the server puts each in its page's HTML (issue 10).
+ */
+const pageFramesFile: Plugin = {
+  name: 'flotte:page-frames',
+  apply: 'build',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: '.vite/page-frames.json', source: JSON.stringify(pageFrames()) });
+  },
+};
+
+/** MUI's locales build their number formatter lazily (src/lib/mui-format-number.ts says why). */
+const lazyMuiNumberFormat: Plugin = {
+  name: 'flotte:lazy-mui-number-format',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === './utils/buildFormatNumber.mjs' && importer && /[\\/]@mui[\\/]material[\\/]locale[\\/]/.test(importer)) {
+      return path.resolve(here, 'src/lib/mui-format-number.ts');
+    }
+    return null;
+  },
+};
+
+/**
+ * React Router's package points every import at its development build (dev warnings on); the
+ * build takes its production twin, the same code with the warnings off.
+ */
+const reactRouterProduction: Plugin = {
+  name: 'flotte:react-router-production',
+  apply: 'build',
+  config: () => ({ resolve: { alias: { 'react-router': path.resolve(here, '../../node_modules/react-router/dist/production/index.mjs') } } }),
+};
+
 export default defineConfig({
-  plugins: [react(), reach.plugin],
+  plugins: [react(), reach.plugin, pageFramesFile, lazyMuiNumberFormat, reactRouterProduction],
   resolve: {
     alias: {
       // Compile the contract from source: no build step between an edit there and the web.

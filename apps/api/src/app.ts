@@ -18,6 +18,7 @@ import { sinistersRoutes } from './modules/sinisters/sinisters.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
+import { createStorage, type ObjectStorage } from './platform/storage/storage.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandlers } from './plugins/error-handler.js';
 import { registerSecurityHeaders, securityHeadersFor } from './plugins/security-headers.js';
@@ -30,6 +31,8 @@ declare module 'fastify' {
     databaseKind: DatabaseHandle['kind'];
     /** The background job queue (platform/jobs): register kinds before ready, send from services. */
     jobs: JobQueue;
+    /** Files: store them through platform/storage/files.ts (stage → transaction → commit). */
+    storage: ObjectStorage;
   }
 }
 
@@ -92,6 +95,9 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.setSerializerCompiler((route) => serializeSharedPagesOnce(serializerCompiler(route as Parameters<typeof serializerCompiler>[0])));
   app.decorate('db', database.db);
   app.decorate('databaseKind', database.kind);
+  const storage = await createStorage(config.storage);
+  app.decorate('storage', storage);
+  app.addHook('onClose', async () => storage.close());
   const jobs = new JobQueue(database, { logger: app.log, worker: config.jobs.worker, pollingIntervalSeconds: config.jobs.pollIntervalSeconds });
   app.decorate('jobs', jobs);
   if (options.startJobs !== false) app.addHook('onReady', () => jobs.start());

@@ -76,6 +76,67 @@ describe('loadConfig', () => {
     }
   });
 
+  it('needs PUBLIC_URL to send e-mails over SMTP, so that no link follows a request\u2019s Host header', () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), SMTP_HOST: 'smtp.exemple.fr' })).toThrow(/PUBLIC_URL: requis avec SMTP_HOST/);
+    const config = loadConfig({ DATA_DIR: tmp(), SMTP_HOST: 'smtp.exemple.fr', PUBLIC_URL: 'https://flotte.exemple.fr/' });
+    expect(config.smtp).toMatchObject({ host: 'smtp.exemple.fr', port: 587, secure: false });
+    expect(config.publicUrl).toBe('https://flotte.exemple.fr');
+    expect(loadConfig({ DATA_DIR: tmp() }).smtp.host).toBeUndefined();
+  });
+
+  it('stores files in DATA_DIR/media by default, in an S3 bucket when S3_BUCKET is set', () => {
+    const dataDir = tmp();
+    expect(loadConfig({ DATA_DIR: dataDir }).storage).toEqual({ kind: 'local', directory: path.join(dataDir, 'media') });
+    expect(loadConfig({ DATA_DIR: dataDir, S3_BUCKET: 'flotte-fichiers' }).storage).toEqual({
+      kind: 's3',
+      bucket: 'flotte-fichiers',
+      endpoint: undefined,
+      region: 'us-east-1',
+      credentials: undefined,
+      forcePathStyle: false,
+    });
+    const s3 = loadConfig({
+      DATA_DIR: dataDir,
+      S3_BUCKET: 'flotte-fichiers',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_REGION: 'eu-west-3',
+      S3_ACCESS_KEY_ID: 'cle',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(s3.storage).toEqual({
+      kind: 's3',
+      bucket: 'flotte-fichiers',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-west-3',
+      credentials: { accessKeyId: 'cle', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+    });
+    expect(Object.isFrozen(s3.storage)).toBe(true);
+  });
+
+  it('refuses S3 variables without S3_BUCKET, one credential without the other, and bad values, in French', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig({ DATA_DIR: tmp(), ...env });
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' })).toEqual([
+      "S3_ENDPOINT: n'a d'effet qu'avec S3_BUCKET : indiquez S3_BUCKET ou retirez cette variable",
+      "S3_FORCE_PATH_STYLE: n'a d'effet qu'avec S3_BUCKET : indiquez S3_BUCKET ou retirez cette variable",
+    ]);
+    expect(problems({ S3_BUCKET: 'flotte', S3_ACCESS_KEY_ID: 'cle' })).toEqual([
+      'S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID et S3_SECRET_ACCESS_KEY vont ensemble : indiquez les deux, ou aucun (identifiants de la machine)',
+    ]);
+    expect(problems({ S3_BUCKET: 'flotte', S3_SECRET_ACCESS_KEY: 'secret' }).map((p) => p.split(':')[0])).toEqual(['S3_ACCESS_KEY_ID']);
+    const bad = problems({ S3_BUCKET: 'Mon_Bucket', S3_ENDPOINT: 'ftp://x', S3_REGION: 'Paris 1', S3_FORCE_PATH_STYLE: 'peut-être' });
+    expect(bad.map((p) => p.split(':')[0]).sort()).toEqual(['S3_BUCKET', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_REGION']);
+    expect(bad.find((p) => p.startsWith('S3_BUCKET'))).toBe('S3_BUCKET: nom de bucket S3 invalide : 3 à 63 caractères, minuscules, chiffres, points et tirets');
+  });
+
   it('ignores empty variables', () => {
     expect(loadConfig({ DATA_DIR: tmp(), PORT: '', APP_SECRET: 'x'.repeat(32) }).port).toBe(3000);
   });

@@ -77,6 +77,28 @@ const EnvSchema = z.object({
   AUTH_CONTEXT_TTL_MS: z.coerce.number({ error: 'attendu : un nombre de millisecondes' }).int().min(0).max(60_000).default(5_000),
   JOBS_WORKER: booleanString.default(true),
   JOBS_POLL_INTERVAL_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).min(0.5).max(60).default(2),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'nom de bucket S3 invalide : 3 à 63 caractères, minuscules, chiffres, points et tirets' })
+    .optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'attendu : une URL http(s), ex. http://127.0.0.1:9000' }).optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]+$/, { error: 'attendu : un nom de région, ex. eu-west-3' }).optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: booleanString.optional(),
+}).superRefine((e, context) => {
+  // The S3 variables only mean something together: a lone one is a mistake, not a default.
+  const s3Keys = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
+  if (!e.S3_BUCKET) {
+    for (const key of s3Keys.filter((k) => e[k] !== undefined)) {
+      context.addIssue({ code: 'custom', path: [key], message: "n'a d'effet qu'avec S3_BUCKET : indiquez S3_BUCKET ou retirez cette variable" });
+    }
+    return;
+  }
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    const missing = e.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
+    context.addIssue({ code: 'custom', path: [missing], message: 'S3_ACCESS_KEY_ID et S3_SECRET_ACCESS_KEY vont ensemble : indiquez les deux, ou aucun (identifiants de la machine)' });
+  }
 });
 
 export type Config = Readonly<{
@@ -97,7 +119,22 @@ export type Config = Readonly<{
   authContextTtlMs: number;
   /** Background jobs (platform/jobs): whether this process runs them, how often an idle kind looks for work. */
   jobs: Readonly<{ worker: boolean; pollIntervalSeconds: number }>;
+  /** Where files go: DATA_DIR/media by default, an S3-compatible bucket when S3_BUCKET is set. */
+  storage: StorageConfig;
 }>;
+
+export type StorageConfig =
+  | Readonly<{ kind: 'local'; directory: string }>
+  | Readonly<{
+      kind: 's3';
+      bucket: string;
+      /** Unset: AWS itself. */
+      endpoint: string | undefined;
+      region: string;
+      /** Unset: the SDK's own chain (AWS_* variables, instance or container role). */
+      credentials: Readonly<{ accessKeyId: string; secretAccessKey: string }> | undefined;
+      forcePathStyle: boolean;
+    }>;
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -125,6 +162,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
+  if (e.SMTP_HOST && !e.PUBLIC_URL) {
+    // Without it a link in an e-mail would follow the request's Host header, which its sender
+    // writes: a recovery link could point to someone else's site (platform/mail, decision 018).
+    throw new ConfigError(["PUBLIC_URL: requis avec SMTP_HOST, pour construire les liens des e-mails (ex. https://flotte.exemple.fr)"]);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return Object.freeze({
     port: e.PORT,
@@ -148,5 +190,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     authContextTtlMs: e.AUTH_CONTEXT_TTL_MS,
     jobs: Object.freeze({ worker: e.JOBS_WORKER, pollIntervalSeconds: e.JOBS_POLL_INTERVAL_SECONDS }),
+    storage: Object.freeze(
+      e.S3_BUCKET
+        ? {
+            kind: 's3' as const,
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION ?? 'us-east-1',
+            credentials:
+              e.S3_ACCESS_KEY_ID !== undefined && e.S3_SECRET_ACCESS_KEY !== undefined
+                ? Object.freeze({ accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY })
+                : undefined,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
+          }
+        : { kind: 'local' as const, directory: path.join(dataDir, 'media') },
+    ),
   });
 }

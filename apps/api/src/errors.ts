@@ -42,6 +42,20 @@ export class ConflictError extends AppError {
   }
 }
 
+/** A file larger than the limit its feature allows: nothing of it is kept. */
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+
+/** A byte range that starts beyond the end of the file (or is not a range at all). */
+export class RangeNotSatisfiableError extends AppError {
+  constructor(message = "La plage d'octets demandée n'existe pas dans ce fichier.") {
+    super(416, message);
+  }
+}
+
 export class TooManyRequestsError extends AppError {
   constructor(message: string, retryAfterSeconds: number) {
     super(429, message, undefined, { 'retry-after': String(retryAfterSeconds) });
@@ -59,6 +73,7 @@ export const HTTP_ERROR_NAMES: Record<number, string> = {
   413: 'Payload Too Large',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',

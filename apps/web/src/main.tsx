@@ -6,6 +6,7 @@ import { needsSession, routes } from './app/router';
 import { reloadOnceForChunkError } from './lib/chunk-load-guard';
 import { restoreSession } from './lib/restore-session';
 import { withRoute } from './lib/safe-route';
+import { removePageFrame } from './lib/page-frame';
 import { onSessionExpired } from './lib/session-expiry';
 
 // A page behind the login opened cold: the session is restored from the refresh cookie while the
@@ -18,6 +19,17 @@ window.addEventListener('vite:preloadError', (event) => {
 });
 
 const router = createBrowserRouter(routes);
+
+// The page's frame, when the server sent one (lib/page-frame.ts), is removed by the page itself;
+// sent elsewhere (to the login page, say), or still starting after 20 s, the app shows itself.
+const framedPath = window.location.pathname;
+const unsubscribeFrame = router.subscribe((state) => {
+  if (state.location.pathname !== framedPath) {
+    removePageFrame();
+    unsubscribeFrame();
+  }
+});
+setTimeout(removePageFrame, 20_000);
 onSessionExpired((route) => void router.navigate(withRoute('/refresh', route), { replace: true }));
 
 const container = document.getElementById('root');

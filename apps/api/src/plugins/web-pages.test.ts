@@ -55,17 +55,34 @@ describe('web pages', () => {
     expect(pageFor('/')).toBe(pageFor('/'));
   });
 
+  it('puts a logged-in page’s frame before the app’s root, and nowhere else', () => {
+    const frames = { '/vehicules': '<div id="page-frame">Véhicules</div>', '/dashboard': '<div id="page-frame">Tableau de bord</div>', '/../x': '<p>no</p>' };
+    for (const manifest of [MANIFEST, null]) {
+      const pageFor = webPages(INDEX, manifest, frames);
+      const vehicules = pageFor('/vehicules').html;
+      expect(vehicules).toContain('<body><div id="page-frame">Véhicules</div><div id="root"></div></body>');
+      expect(preloads(vehicules)).toEqual([]);
+      expect(pageFor('/vehicules/')).toBe(pageFor('/vehicules'));
+      expect(pageFor('/dashboard').html).toContain('Tableau de bord</div><div id="root">');
+      expect(pageFor('/dashboard').etag).not.toBe(pageFor('/vehicules').etag);
+      // Public pages, unknown paths and a frame under a path that is not a page's: as before.
+      expect(pageFor('/').html).not.toContain('page-frame');
+      for (const other of ['/nimporte-quoi', '/vehicules/12', '/Vehicules', '/../x']) expect(pageFor(other).html).toBe(INDEX);
+    }
+  });
+
   it('serves index.html as built without a manifest', () => {
     const pageFor = webPages(INDEX, null);
     expect(pageFor('/').html).toBe(INDEX);
   });
 
-  it('answers the login page with its preloads, a logged page as built, the page’s security headers, an ETag and a 304 on a match', async () => {
+  it('answers the login page with its preloads, a logged page with its frame, the page’s security headers, an ETag and a 304 on a match', async () => {
     const dist = mkdtempSync(path.join(tmpdir(), 'flotte-web-pages-'));
     mkdirSync(path.join(dist, 'assets'));
     mkdirSync(path.join(dist, '.vite'));
     writeFileSync(path.join(dist, 'index.html'), INDEX);
     writeFileSync(path.join(dist, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
+    writeFileSync(path.join(dist, '.vite', 'page-frames.json'), JSON.stringify({ '/drivers': '<div id="page-frame">Conducteurs</div>' }));
     for (const chunk of Object.values(MANIFEST)) writeFileSync(path.join(dist, chunk.file), 'export {};');
     const database = await createTestDatabase();
     const app = await buildApp(loadConfig({ APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', WEB_DIST: dist }), database, { logger: false });
@@ -82,8 +99,13 @@ describe('web pages', () => {
       const unknown = await app.inject({ method: 'GET', url: '/vehicules' });
       expect(unknown.statusCode).toBe(200);
       expect(unknown.body).toBe(INDEX);
-      // The manifest stays private (a dot folder of the build).
+      const framed = await app.inject({ method: 'GET', url: '/drivers?page=2' });
+      expect(framed.statusCode).toBe(200);
+      expect(framed.body).toContain('<div id="page-frame">Conducteurs</div><div id="root"></div>');
+      expect(framed.headers['content-security-policy']).toContain("script-src 'self'");
+      // The manifest and the frames stay private (a dot folder of the build).
       expect((await app.inject({ method: 'GET', url: '/.vite/manifest.json' })).body).not.toContain('logged-layout');
+      expect((await app.inject({ method: 'GET', url: '/.vite/page-frames.json' })).body).not.toContain('Conducteurs');
     } finally {
       await app.close();
       await database.close();

@@ -3,6 +3,12 @@ import { createHash } from 'node:crypto';
 /** The part of Vite's build manifest (apps/web/dist/.vite/manifest.json) read here. */
 export type ViteManifest = Record<string, { file: string; imports?: string[]; css?: string[]; isEntry?: boolean }>;
 
+/**
+ * The logged-in pages' frames by path, as the web build writes them (`.vite/page-frames.json`,
+ * apps/web/src/lib/page-frame.ts): plain HTML painting the page's bar and title at once.
+ */
+export type PageFrames = Readonly<Record<string, string>>;
+
 /** A page of the web app as served: its HTML and that HTML's ETag. */
 export type WebPage = Readonly<{ html: string; etag: string }>;
 
@@ -25,15 +31,34 @@ export function publicRouteModules(pathname: string, manifest: ViteManifest): st
 const etagOf = (html: string) => `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
+const ROOT_ELEMENT = /<div id="root"><\/div>/;
+
+/**
+ * The frames' pages: index.html with the frame of the page at `pathname` (trailing slash or not)
+ * before the app's root element; null for a path without a frame.
+ */
+function framedPages(indexHtml: string, frames: PageFrames | null): (pathname: string) => WebPage | null {
+  if (!frames || !ROOT_ELEMENT.test(indexHtml)) return () => null;
+  const pages = new Map<string, WebPage>();
+  for (const [pathname, frame] of Object.entries(frames)) {
+    if (!/^\/[a-z][a-z0-9-]*$/.test(pathname) || typeof frame !== 'string') continue;
+    const html = indexHtml.replace(ROOT_ELEMENT, (root) => `${frame}${root}`);
+    pages.set(pathname, Object.freeze({ html, etag: etagOf(html) }));
+  }
+  return (pathname) => pages.get(pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname) ?? null;
+}
+
 /**
  * The HTML of every page of the web app, computed once from the built index.html and the manifest:
  * for a public page, `<link rel="modulepreload">` for each script its modules import statically
- * and `<link rel="stylesheet">` for their styles, beyond what index.html already loads. Answers
- * index.html as built for any other path (the client router shows its 404 page).
+ * and `<link rel="stylesheet">` for their styles, beyond what index.html already loads; for a
+ * logged-in page with a frame, its frame in the body. Answers index.html as built for any other
+ * path (the client router shows its 404 page).
  */
-export function webPages(indexHtml: string, manifest: ViteManifest | null): (pathname: string) => WebPage {
+export function webPages(indexHtml: string, manifest: ViteManifest | null, frames: PageFrames | null = null): (pathname: string) => WebPage {
   const plain: WebPage = Object.freeze({ html: indexHtml, etag: etagOf(indexHtml) });
-  if (!manifest || !indexHtml.includes('</head>')) return () => plain;
+  const framed = framedPages(indexHtml, frames);
+  if (!manifest || !indexHtml.includes('</head>')) return (pathname) => framed(pathname) ?? plain;
 
   const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
   const closure = (keys: string[]) => {
@@ -52,7 +77,7 @@ export function webPages(indexHtml: string, manifest: ViteManifest | null): (pat
 
   return (pathname) => {
     const modules = publicRouteModules(pathname, manifest);
-    if (!modules) return plain;
+    if (!modules) return framed(pathname) ?? plain;
     const key = modules.join('|');
     let page = pages.get(key);
     if (!page) {

@@ -3,13 +3,14 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { isWebAsset } from './security-headers.js';
-import { webPages, type ViteManifest } from './web-pages.js';
+import { type PageFrames, webPages, type ViteManifest } from './web-pages.js';
 
 /**
  * Serves the built web app (pre-compressed by its build) from the same port as the API.
  * Any GET outside /api and /assets that is not a file gets index.html: the client router decides, and
  * shows its own 404 page for unknown routes. The login page (and the other public pages) get index.html
- * naming the chunks their route loads (web-pages.ts), so they download beside the entry.
+ * naming the chunks their route loads (web-pages.ts), so they download beside the entry; the
+ * logged-in pages get their frame, painted before the scripts run.
  */
 export async function registerWeb(app: FastifyInstance, webDist: string) {
   const root = path.resolve(webDist);
@@ -19,7 +20,9 @@ export async function registerWeb(app: FastifyInstance, webDist: string) {
   }
   const manifestFile = path.join(root, '.vite', 'manifest.json');
   const manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as ViteManifest) : null;
-  const pageFor = webPages(readFileSync(path.join(root, 'index.html'), 'utf8'), manifest);
+  const framesFile = path.join(root, '.vite', 'page-frames.json');
+  const frames = existsSync(framesFile) ? (JSON.parse(readFileSync(framesFile, 'utf8')) as PageFrames) : null;
+  const pageFor = webPages(readFileSync(path.join(root, 'index.html'), 'utf8'), manifest, frames);
   await app.register(fastifyStatic, {
     root,
     preCompressed: true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatEuros, formatPhone, formatPlate } from './format';
+import { formatCount, formatDate, formatEuros, formatPhone, formatPlate, plural } from './format';
 
 describe('French formatters', () => {
   it('formats dates as dd/mm/yyyy', () => {
@@ -27,5 +27,17 @@ describe('French formatters', () => {
   it('formats plates as printed on them', () => {
     expect(formatPlate('AB123CD')).toBe('AB-123-CD');
     expect(formatPlate(null)).toBe('');
+  });
+
+  it('writes counts with French thousands separators, and 0 and 1 in the singular', () => {
+    expect(formatCount(1234567)).toBe('1\u202f234\u202f567');
+    expect(formatCount(999)).toBe('999');
+    // By hand for whole numbers, exactly as Intl writes them.
+    for (const n of [0, 7, 1000, 12345, 999999, 1000000, -4321, 2 ** 53 - 1, 1234.5, -0.25]) {
+      expect(formatCount(n)).toBe(new Intl.NumberFormat('fr-FR').format(n));
+    }
+    expect(plural(0, 'véhicule')).toBe('0 véhicule');
+    expect(plural(1, 'véhicule')).toBe('1 véhicule');
+    expect(plural(12345, 'sinistre').replace(/\s/g, ' ')).toBe('12 345 sinistres');
   });
 });

@@ -55,7 +55,20 @@ export function formatPhone(e164: string | null | undefined): string {
   return e164;
 }
 
+let frenchNumber: Intl.NumberFormat | undefined;
+
+/**
+ * `12345` → '12 345': a narrow no-break space between thousands, as Intl writes French numbers.
+ * Whole numbers by hand: a browser's first French NumberFormat loads its locale data (13–36 ms on
+ * this machine, four times that on a phone), and every list says its counts (issue 10).
+ */
+export function formatCount(count: number): string {
+  if (Number.isSafeInteger(count)) return `${count < 0 ? '-' : ''}${String(Math.abs(count)).replace(/\B(?=(\d{3})+$)/g, '\u202f')}`;
+  frenchNumber ??= new Intl.NumberFormat('fr-FR');
+  return frenchNumber.format(count);
+}
+
 /** `plural(12, 'véhicule')` → '12 véhicules'. French: 0 and 1 take the singular. */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count.toLocaleString('fr-FR')} ${count > 1 ? pluralForm : singular}`;
+  return `${formatCount(count)} ${count > 1 ? pluralForm : singular}`;
 }

@@ -36,7 +36,7 @@ export const SCHEDULE_TIME_ZONE = 'Europe/Paris';
 export const DEFAULT_STOP_TIMEOUT_MS = 8_000;
 /** How long a dead letter is kept, in created state, never worked (then archived, then dropped). */
 const DEAD_LETTER_RETENTION_MINUTES = 60 * 24 * 28;
-/** The schema version drizzle/0011_job_queue.sql creates (pg-boss 10.x). */
+/** The schema version drizzle/0013_job_queue.sql creates (pg-boss 10.x). */
 const PGBOSS_SCHEMA_VERSION = 24;
 
 export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
@@ -119,7 +119,7 @@ export class JobQueue {
     this.boss = new PgBoss({
       db: this.sql,
       schema: QUEUE_SCHEMA,
-      // The schema is a Drizzle migration (drizzle/0011_job_queue.sql): pg-boss only checks its version.
+      // The schema is a Drizzle migration (drizzle/0013_job_queue.sql): pg-boss only checks its version.
       migrate: false,
       // Maintenance fails expired jobs (so a killed process's job is retried) and archives old ones.
       supervise: this.worker,

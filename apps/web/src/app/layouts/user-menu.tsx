@@ -61,7 +61,7 @@ export function UserMenu({ user, onNavigate }: { user: User; onNavigate?: () => 
           <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
             {fullName}
           </Typography>
-          <Typography variant="caption" color="text.secondary" noWrap component="p">
+          <Typography variant="caption" color="textSecondary" noWrap component="p">
             {bestRoleLabel(user.roles)}
           </Typography>
         </Box>

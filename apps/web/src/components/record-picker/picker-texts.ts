@@ -1,4 +1,5 @@
 import type { RegisterNoun } from '../register/register-texts';
+import { formatCount } from '../../lib/format';
 
 /**
  * What a record picker says, in French, from the register's noun: `pickerTexts({ one: 'véhicule' })`.
@@ -13,10 +14,10 @@ export function pickerTexts({ one, many = `${one}s`, feminine = false }: Registe
     empty: `Aucun${e} ${one} pour le moment`,
     /** The register is searched on the server and nothing is typed yet. */
     typeToSearch: (total: number, capped: boolean) =>
-      `Tapez pour rechercher parmi ${capped ? 'plus de' : 'les'} ${total.toLocaleString('fr-FR')} ${many}…`,
+      `Tapez pour rechercher parmi ${capped ? 'plus de' : 'les'} ${formatCount(total)} ${many}…`,
     /** Under the list, when a search found more than the page shows. */
     more: (shown: number, found: number, capped: boolean) =>
-      `Seul${e}s les ${shown.toLocaleString('fr-FR')} premi${feminine ? 'ères' : 'ers'} des ${capped ? 'plus de ' : ''}${found.toLocaleString('fr-FR')} ${many} trouvé${e}s sont proposé${e}s : précisez la recherche.`,
+      `Seul${e}s les ${formatCount(shown)} premi${feminine ? 'ères' : 'ers'} des ${capped ? 'plus de ' : ''}${formatCount(found)} ${many} trouvé${e}s sont proposé${e}s : précisez la recherche.`,
     loading: `Chargement des ${many}…`,
     searching: 'Recherche…',
   };

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import type { ArchiveView } from './use-list-search-params';
+import { formatCount } from '../../lib/format';
 
 export type ArchiveCounts = {
   /** Rows in activity (the API's `nbInActivity`). */
@@ -30,7 +31,7 @@ function withCount(text: string, count: number | undefined) {
           moving the next button. The button lays out as flex: the space above is read, not drawn,
           hence the margin. */}
       <Box component="span" sx={{ display: 'inline-block', ml: 0.5, minWidth: '4ch', textAlign: 'left', fontVariantNumeric: 'tabular-nums' }}>
-        ({count.toLocaleString('fr-FR')})
+        ({formatCount(count)})
       </Box>
     </>
   );

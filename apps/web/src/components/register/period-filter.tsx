@@ -67,7 +67,7 @@ export function PeriodFilter({ legend, start, end, onChange, clearable = false }
   return (
     // A whole row on a phone, where the two dates share its width.
     <Box role="group" aria-labelledby={legendId} sx={{ display: 'grid', gap: 0.5, minWidth: 0, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}>
-      <Typography id={legendId} variant="body2" color="text.secondary" sx={{ fontWeight: 600 }}>
+      <Typography id={legendId} variant="body2" color="textSecondary" sx={{ fontWeight: 600 }}>
         {legend}
       </Typography>
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr 1fr', sm: '200px 200px' }, gap: 1 }}>

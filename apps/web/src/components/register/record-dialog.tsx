@@ -20,7 +20,7 @@ import { formatDate } from '../../lib/format';
 export function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Fragment>
-      <Typography component="dt" variant="body2" color="text.secondary">
+      <Typography component="dt" variant="body2" color="textSecondary">
         {label}
       </Typography>
       <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
@@ -77,7 +77,7 @@ export function DocumentsSection({ documents }: { documents: readonly { uuid: st
   return (
     <DetailSection title="Documents">
       {documents.length === 0 ? (
-        <Typography color="text.secondary">Aucun document</Typography>
+        <Typography color="textSecondary">Aucun document</Typography>
       ) : (
         <List dense disablePadding>
           {documents.map((document) => (

@@ -40,7 +40,7 @@ export function RegisterEmptyStateView({ empty, search, isFiltered, onClearSearc
   }
   return (
     <Box role="status" sx={{ display: 'grid', justifyItems: 'center', gap: 2, py: 6, px: 2, textAlign: 'center' }}>
-      <Typography color="text.secondary" sx={{ maxWidth: 480 }}>
+      <Typography color="textSecondary" sx={{ maxWidth: 480 }}>
         {text}
       </Typography>
       {action}

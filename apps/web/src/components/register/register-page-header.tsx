@@ -23,7 +23,7 @@ export function RegisterPageHeader({ texts, summary, onAdd, onAddIntent }: Regis
         <Typography component="h1" variant="h4">
           {texts.title}
         </Typography>
-        <Typography color="text.secondary" sx={{ mt: 0.5, minHeight: '1.5em' }}>
+        <Typography color="textSecondary" sx={{ mt: 0.5, minHeight: '1.5em' }}>
           {summary}
         </Typography>
       </Box>

@@ -6,13 +6,12 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { formatCount } from '../../lib/format';
 
-const frenchNumber = new Intl.NumberFormat('fr-FR');
-const formatNumber = (value: number) => frenchNumber.format(value);
 
 /** '1–10 sur 25', as MUI's French TablePagination; 'sur plus de 1 000' when the API capped the total. */
 export function pageRangeLabel(from: number, to: number, total: number, totalIsCapped: boolean): string {
-  return `${formatNumber(from)}–${formatNumber(to)} sur ${totalIsCapped ? 'plus de ' : ''}${formatNumber(total)}`;
+  return `${formatCount(from)}–${formatCount(to)} sur ${totalIsCapped ? 'plus de ' : ''}${formatCount(total)}`;
 }
 
 type RegisterPaginationProps = {

@@ -27,7 +27,7 @@ export default function AccountRoute() {
             <Typography variant="subtitle1" component="p" sx={{ fontWeight: 700 }}>
               {user.firstName} {user.lastName}
             </Typography>
-            <Typography variant="body2" color="text.secondary" noWrap>
+            <Typography variant="body2" color="textSecondary" noWrap>
               {user.email} · {bestRoleLabel(user.roles)}
             </Typography>
           </Box>

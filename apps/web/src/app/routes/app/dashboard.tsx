@@ -47,7 +47,7 @@ export default function DashboardRoute() {
         <Typography component="h1" variant="h4">
           Tableau de bord
         </Typography>
-        <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+        <Typography color="textSecondary" sx={{ mt: 0.5 }}>
           {user ? `Bonjour ${user.firstName}, ` : ''}
           {organization ? (
             <>
@@ -89,7 +89,7 @@ export default function DashboardRoute() {
                 <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700, lineHeight: 1.35 }}>
                   {title}
                 </Typography>
-                <Typography variant="body2" color="text.secondary">
+                <Typography variant="body2" color="textSecondary">
                   {text}
                 </Typography>
                 <Typography variant="body2" sx={{ fontStyle: 'italic', color: 'text.secondary' }}>

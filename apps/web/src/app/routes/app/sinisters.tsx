@@ -23,7 +23,7 @@ import { SINISTERS_TABLE } from '../../../features/sinisters/components/sinister
 import { sinisterPhrase, sinisterTitle } from '../../../features/sinisters/utils/format-sinister';
 import { SINISTER_TEXTS as TEXTS } from '../../../features/sinisters/utils/sinister-texts';
 import { useCurrentUser } from '../../../lib/auth-store';
-import { formatDate } from '../../../lib/format';
+import { formatCount, formatDate } from '../../../lib/format';
 import { canHardDelete } from '../../../lib/permissions';
 
 /** URL filter → default. The period's defaults move with the calendar, so they stay out of the URL. */
@@ -45,7 +45,7 @@ function sinisterFilterDefaults(today: string): Record<SinisterFilter, string> {
 function countLabel(total: number, capped: boolean, archived: boolean): string {
   const noun = archived ? (total > 1 || capped ? 'sinistres archivés' : 'sinistre archivé') : total > 1 || capped ? 'sinistres' : 'sinistre';
   // French: 0 and 1 take the singular.
-  return capped ? `plus de ${COUNT_CAP.toLocaleString('fr-FR')} ${noun}` : `${total.toLocaleString('fr-FR')} ${noun}`;
+  return capped ? `plus de ${formatCount(COUNT_CAP)} ${noun}` : `${formatCount(total)} ${noun}`;
 }
 
 // Fetched when first opened, or when a button that opens them is hovered, focused or touched.

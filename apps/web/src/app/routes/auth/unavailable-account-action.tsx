@@ -13,7 +13,7 @@ export function UnavailableAccountAction({ title, children }: { title: string; c
       <Typography component="h1" variant="h5" sx={{ mb: 2 }}>
         {title}
       </Typography>
-      <Typography color="text.secondary" sx={{ mb: 3 }}>
+      <Typography color="textSecondary" sx={{ mb: 3 }}>
         {children}
       </Typography>
       <Button component={Link} to="/" variant="contained" startIcon={<ArrowBack />}>

@@ -12,7 +12,7 @@ export function OrganizationLoadingDialog({ open }: { open: boolean }) {
         <Typography id="organization-loading-title" component="h2" variant="h6">
           Chargement de l&apos;organisation...
         </Typography>
-        <Typography id="organization-loading-text" color="text.secondary">
+        <Typography id="organization-loading-text" color="textSecondary">
           Veuillez patienter quelques secondes
         </Typography>
       </DialogContent>

@@ -35,7 +35,7 @@ function OrganizationIdentity({ organization }: { organization: OrganizationSumm
     <>
       <OrganizationAvatar organization={organization} />
       <Box sx={{ minWidth: 0, flex: 1, textAlign: 'left' }}>
-        <Typography variant="caption" color="text.secondary" component="p">
+        <Typography variant="caption" color="textSecondary" component="p">
           Organisation
         </Typography>
         <Typography variant="subtitle2" component="p" noWrap title={organization.title}>
@@ -106,7 +106,7 @@ export function OrganizationSwitcher({ user, onSwitch }: OrganizationSwitcherPro
             {environmentTitle}
           </Typography>
         </Box>
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
           {NO_ORGANIZATION_MESSAGE}
         </Typography>
         {canSwitch && (

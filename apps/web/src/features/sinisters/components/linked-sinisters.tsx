@@ -3,6 +3,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import { COUNT_CAP } from '@flotte/contract';
 import { useQuery } from '@tanstack/react-query';
 import { sinistersApi } from '../api/sinisters-api';
+import { formatCount } from '../../../lib/format';
 
 /** The record about to be deleted permanently: a vehicle or a driver, by its uuid. */
 export type LinkedSinistersProps = { vehicule: string; driver?: never } | { driver: string; vehicule?: never };
@@ -42,6 +43,6 @@ export function LinkedSinisters(props: LinkedSinistersProps) {
   if (count.isError) return <>Le nombre de sinistres liés à {words.them} n’a pas pu être vérifié. S’il y en a, ils sont conservés.</>;
   const { total, capped } = count.data;
   if (total === 0) return <>Aucun sinistre ne fait référence à {words.them}.</>;
-  const howMany = capped ? `Plus de ${COUNT_CAP.toLocaleString('fr-FR')} sinistres font` : total === 1 ? '1 sinistre fait' : `${total.toLocaleString('fr-FR')} sinistres font`;
+  const howMany = capped ? `Plus de ${formatCount(COUNT_CAP)} sinistres font` : total === 1 ? '1 sinistre fait' : `${formatCount(total)} sinistres font`;
   return <>{`${howMany} référence à ${words.them} : ${total === 1 && !capped ? words.one : words.many}.`}</>;
 }

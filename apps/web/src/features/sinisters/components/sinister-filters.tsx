@@ -111,7 +111,7 @@ export function SinisterFilters({ filters, onChange, guarantees }: SinisterFilte
       <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3, rowGap: 1.5 }}>
         {TOGGLE_GROUPS.map((group, index) => (
           <Box key={group.label} role="group" aria-labelledby={`${groupId}-${index}`} sx={{ display: 'grid', gap: 0.75 }}>
-            <Typography id={`${groupId}-${index}`} variant="caption" color="text.secondary" sx={{ fontWeight: 600 }}>
+            <Typography id={`${groupId}-${index}`} variant="caption" color="textSecondary" sx={{ fontWeight: 600 }}>
               {group.label}
             </Typography>
             <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>

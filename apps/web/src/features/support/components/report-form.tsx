@@ -60,7 +60,7 @@ export function ReportForm({ type, onBack }: { type: ReportType; onBack: () => v
         <Typography component="h3" variant="h6" sx={{ mt: 1 }}>
           {texts.heading}
         </Typography>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {texts.intro}
         </Typography>
       </Box>

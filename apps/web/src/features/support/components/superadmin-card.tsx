@@ -17,14 +17,14 @@ export function SuperadminCard({ superadmin }: { superadmin: NonNullable<Superad
         {`${superadmin.firstName.charAt(0)}${superadmin.lastName.charAt(0)}`.toUpperCase()}
       </Avatar>
       <Box sx={{ minWidth: 0 }}>
-        <Typography variant="caption" color="text.secondary" component="p">
+        <Typography variant="caption" color="textSecondary" component="p">
           Votre interlocuteur
         </Typography>
         <Typography variant="subtitle1" component="p" sx={{ fontWeight: 700 }}>
           {name}
         </Typography>
         {superadmin.description && (
-          <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-line' }}>
+          <Typography variant="body2" color="textSecondary" sx={{ whiteSpace: 'pre-line' }}>
             {superadmin.description}
           </Typography>
         )}

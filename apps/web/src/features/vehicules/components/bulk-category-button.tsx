@@ -8,7 +8,7 @@ import { useId, useState } from 'react';
 import { LazyConfirm, LazyConfirmDialog } from '../../../components/register/lazy-confirm-dialog';
 import { showActionError } from '../../../components/register/register-actions';
 import { snackbar } from '../../../components/snackbar/snackbar';
-import { plural } from '../../../lib/format';
+import { formatCount, plural } from '../../../lib/format';
 import { useUpdateVehiculesCategory, type VehiculesFilters } from '../api/update-vehicules-category';
 import { vehiculeTypeShortLabel } from '../utils/vehicule-texts';
 
@@ -31,9 +31,9 @@ export function bulkCategoryQuestion({ type, total, totalIsCapped, isFiltered }:
   const category = vehiculeTypeShortLabel(type);
   const where = isFiltered ? 'affiché par ce filtre' : 'actif de la flotte';
   const wherePlural = isFiltered ? 'affichés par ce filtre' : 'actifs de la flotte';
-  if (totalIsCapped) return `Passer plus de ${COUNT_CAP.toLocaleString('fr-FR')} véhicules ${wherePlural} en catégorie ${category} ?`;
+  if (totalIsCapped) return `Passer plus de ${formatCount(COUNT_CAP)} véhicules ${wherePlural} en catégorie ${category} ?`;
   if (total === 1) return `Passer le véhicule ${where} en catégorie ${category} ?`;
-  return `Passer les ${total.toLocaleString('fr-FR')} véhicules ${wherePlural} en catégorie ${category} ?`;
+  return `Passer les ${formatCount(total)} véhicules ${wherePlural} en catégorie ${category} ?`;
 }
 
 /**

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, html, safeUrl } from './html.js';
+import { DEFAULT_BRAND, type MailContext, renderMail, renderMailToText } from './render.js';
+import { MAIL_TEMPLATES } from './templates.js';
+
+const TOKEN = 'tok_0123456789abcdefghij';
+const plain: MailContext = { baseUrl: 'https://flotte.exemple.fr', brand: DEFAULT_BRAND };
+const broker: MailContext = { baseUrl: 'https://assur.exemple.fr/app/', brand: { name: 'Cabinet Durand & Fils', logoUrl: '/media/logo-durand.png' } };
+
+describe('html tagged template', () => {
+  it('escapes every interpolation, keeps nested html, drops null and false', () => {
+    const name = `<script>alert("x")</script> & 'co'`;
+    const out = html`<p title="${name}">${name}${html`<b>ok</b>`}${null}${false}${[html`<i>1</i>`, '<2>']}</p>`.value;
+    expect(out).toBe(
+      '<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;<b>ok</b><i>1</i>&lt;2&gt;</p>',
+    );
+    expect(escapeHtml('a&b')).toBe('a&amp;b');
+  });
+
+  it('refuses links that are not absolute http(s) or mailto', () => {
+    expect(safeUrl('https://exemple.fr/a?b=1')).toBe('https://exemple.fr/a?b=1');
+    expect(safeUrl('mailto:contact@exemple.fr')).toBe('mailto:contact@exemple.fr');
+    expect(() => safeUrl('javascript:alert(1)')).toThrow(/not allowed/);
+    expect(() => safeUrl('data:text/html,<b>x</b>')).toThrow(/not allowed/);
+    expect(() => safeUrl('/relative')).toThrow(/absolute/);
+  });
+});
+
+describe('password-reset', () => {
+  it('reads in French with the product name and a link built from the base URL', () => {
+    const text = renderMailToText(MAIL_TEMPLATES['password-reset'], { firstName: 'Camille', token: TOKEN, expiresInMinutes: 60 }, plain);
+    expect(text).toContain('Objet : Réinitialisation de votre mot de passe FlotteAssur');
+    expect(text).toContain('Bonjour Camille,');
+    expect(text).toContain(`Choisir un nouveau mot de passe :\nhttps://flotte.exemple.fr/recover/password?token=${TOKEN}`);
+    expect(text).toContain('Ce lien est valable 1 heure et ne sert qu\'une fois.');
+    expect(text).toContain("Si vous n'êtes pas à l'origine de cette demande");
+    expect(text).toContain('Ce message vous a été envoyé automatiquement par FlotteAssur.');
+  });
+
+  it('shows the environment name and its logo, links under a base path', () => {
+    const mail = renderMail(MAIL_TEMPLATES['password-reset'], { firstName: 'Camille', token: TOKEN, expiresInMinutes: 30 }, broker);
+    expect(mail.subject).toBe('Réinitialisation de votre mot de passe Cabinet Durand & Fils');
+    expect(mail.html).toContain('<html lang="fr">');
+    expect(mail.html).toContain('<img src="https://assur.exemple.fr/app/media/logo-durand.png" alt="Cabinet Durand &amp; Fils"');
+    expect(mail.html).toContain(`href="https://assur.exemple.fr/app/recover/password?token=${TOKEN}"`);
+    expect(mail.html).toContain('par Cabinet Durand &amp; Fils via FlotteAssur');
+    expect(mail.text).toContain('valable 30 minutes');
+    expect(renderMailToText(MAIL_TEMPLATES['password-reset'], { firstName: 'C', token: TOKEN, expiresInMinutes: 120 }, plain)).toContain('valable 2 heures');
+    expect(renderMailToText(MAIL_TEMPLATES['password-reset'], { firstName: 'C', token: TOKEN, expiresInMinutes: 1 }, plain)).toContain('valable 1 minute ');
+    expect(mail.text.startsWith('Cabinet Durand & Fils\n')).toBe(true);
+  });
+
+  it('escapes what the data carries in the HTML part and keeps it readable in the text part', () => {
+    const mail = renderMail(MAIL_TEMPLATES['password-reset'], { firstName: '<img src=x onerror=alert(1)>', token: TOKEN, expiresInMinutes: 15 }, plain);
+    expect(mail.html).not.toContain('<img src=x');
+    expect(mail.html).toContain('Bonjour &lt;img src=x onerror=alert(1)&gt;,');
+    expect(mail.text).toContain('Bonjour <img src=x onerror=alert(1)>,');
+  });
+
+  it('refuses data that does not fit the template', () => {
+    expect(() => renderMail(MAIL_TEMPLATES['password-reset'], { firstName: '', token: TOKEN, expiresInMinutes: 60 }, plain)).toThrow();
+    expect(() => renderMail(MAIL_TEMPLATES['password-reset'], { firstName: 'Camille', token: 'court', expiresInMinutes: 60 }, plain)).toThrow();
+  });
+
+  it('refuses a base URL that is not http(s)', () => {
+    expect(() => renderMail(MAIL_TEMPLATES['password-reset'], { firstName: 'Camille', token: TOKEN, expiresInMinutes: 60 }, { ...plain, baseUrl: 'javascript:alert(1)' })).toThrow();
+  });
+
+  it('drops a logo that is not http(s) and shows the name instead', () => {
+    const mail = renderMail(MAIL_TEMPLATES['password-reset'], { firstName: 'Camille', token: TOKEN, expiresInMinutes: 60 }, {
+      ...plain,
+      brand: { name: 'Cabinet Martin', logoUrl: 'javascript:alert(1)' },
+    });
+    expect(mail.html).not.toContain('<img');
+    expect(mail.html).not.toContain('javascript:');
+    expect(mail.html).toContain('<span style="font-size:18px;font-weight:bold;">Cabinet Martin</span>');
+  });
+});
+
+describe('signup-confirmation', () => {
+  it('welcomes the new user and links to the confirmation page', () => {
+    const text = renderMailToText(MAIL_TEMPLATES['signup-confirmation'], { firstName: 'Camille', token: TOKEN, expiresInHours: 48 }, broker);
+    expect(text).toContain('Objet : Confirmez votre adresse e-mail pour Cabinet Durand & Fils');
+    expect(text).toContain('Bienvenue sur Cabinet Durand & Fils !');
+    expect(text).toContain(`Confirmer mon adresse :\nhttps://assur.exemple.fr/app/signup/confirmation?token=${TOKEN}`);
+    expect(text).toContain('Ce lien est valable 48 heures.');
+  });
+
+  it('refuses a missing token', () => {
+    expect(() => renderMail(MAIL_TEMPLATES['signup-confirmation'], { firstName: 'Camille', expiresInHours: 48 } as never, plain)).toThrow();
+  });
+});
+
+describe('organization-invitation', () => {
+  it('names who invites, to which organization, with a link to sign up', () => {
+    const text = renderMailToText(
+      MAIL_TEMPLATES['organization-invitation'],
+      { inviterName: 'Jeanne Roux', organizationTitle: 'Transports Alpha', token: TOKEN, expiresInDays: 7 },
+      plain,
+    );
+    expect(text).toContain('Objet : Jeanne Roux vous invite à rejoindre Transports Alpha sur FlotteAssur');
+    expect(text).toContain('Rejoignez Transports Alpha');
+    expect(text).toContain('Jeanne Roux vous invite à rejoindre Transports Alpha sur FlotteAssur, pour suivre ensemble');
+    expect(text).toContain(`Accepter l'invitation :\nhttps://flotte.exemple.fr/signup?invitation=${TOKEN}`);
+    expect(text).toContain('Cette invitation est valable 7 jours.');
+  });
+
+  it('writes one day in the singular', () => {
+    const text = renderMailToText(MAIL_TEMPLATES['organization-invitation'], { inviterName: 'J', organizationTitle: 'A', token: TOKEN, expiresInDays: 1 }, plain);
+    expect(text).toContain('valable 1 jour.');
+  });
+});
+
+describe('vehicle-movement', () => {
+  const base = {
+    organizationTitle: 'Transports Alpha',
+    intermediaryContactName: 'Paul Lefèvre',
+    immatriculation: 'AB-123-CD',
+    brand: 'Renault',
+    model: 'Master',
+    date: '2026-03-12',
+    senderName: 'Jeanne Roux',
+  };
+
+  it('tells the intermediary a vehicle leaves the fleet, with its details in French', () => {
+    const text = renderMailToText(MAIL_TEMPLATES['vehicle-movement'], { ...base, movement: 'exit' }, broker);
+    expect(text).toContain('Objet : Sortie de flotte : AB-123-CD (Transports Alpha)');
+    expect(text).toContain('Bonjour Paul Lefèvre,');
+    expect(text).toContain('Jeanne Roux vous informe que le véhicule AB-123-CD sort de la flotte de Transports Alpha le 12 mars 2026.');
+    expect(text).toContain('- Immatriculation : AB-123-CD\n- Véhicule : Renault Master\n- Date de sortie : 12 mars 2026');
+    expect(text).toContain('Merci de le retirer du contrat');
+    expect(text).toContain('Ouvrir Cabinet Durand & Fils :\nhttps://assur.exemple.fr/app/vehicules');
+  });
+
+  it('tells an entry, without a contact name or a model', () => {
+    const text = renderMailToText(
+      MAIL_TEMPLATES['vehicle-movement'],
+      { ...base, movement: 'entry', intermediaryContactName: null, brand: null, model: null },
+      plain,
+    );
+    expect(text).toContain('Objet : Entrée de flotte : AB-123-CD (Transports Alpha)');
+    expect(text).toContain('\nBonjour,\n');
+    expect(text).toContain("- Date d'entrée : 12 mars 2026");
+    expect(text).not.toContain('Véhicule :');
+    expect(text).toContain("Merci de l'ajouter au contrat");
+  });
+
+  it('keeps the subject on one line whatever the data holds', () => {
+    const mail = renderMail(MAIL_TEMPLATES['vehicle-movement'], { ...base, movement: 'exit', organizationTitle: 'Alpha\r\nBcc: espion@exemple.fr' }, plain);
+    expect(mail.subject).toBe('Sortie de flotte : AB-123-CD (Alpha Bcc: espion@exemple.fr)');
+  });
+
+  it('refuses a date that is not a calendar date', () => {
+    expect(() => renderMail(MAIL_TEMPLATES['vehicle-movement'], { ...base, movement: 'exit', date: '12/03/2026' }, plain)).toThrow();
+  });
+});
