@@ -18,6 +18,9 @@ import { sinistersRoutes } from './modules/sinisters/sinisters.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
 import { createFailureStore } from './platform/failure-stores.js';
+import { JobQueue } from './platform/jobs/job-queue.js';
+import { createMailer } from './platform/mail/mailer.js';
+import { mailService, type MailService, platformJobs } from './platform/platform-jobs.js';
 import { createStorage, type ObjectStorage } from './platform/storage/storage.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandlers } from './plugins/error-handler.js';
@@ -30,8 +33,12 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     databaseKind: DatabaseHandle['kind'];
+    /** The background job queue (platform/jobs): register kinds before ready, send from services. */
+    jobs: JobQueue;
     /** Files: store them through platform/storage/files.ts (stage → transaction → commit). */
     storage: ObjectStorage;
+    /** E-mails: queued in the caller's transaction, delivered by a job (platform/platform-jobs.ts). */
+    mail: MailService;
   }
 }
 
@@ -45,6 +52,8 @@ export type BuildAppOptions = {
   logStream?: NodeJS.WritableStream;
   /** What else GET /api/ready checks besides the database (and Redis when it holds the limits): the job queue… */
   readinessChecks?: readonly ReadinessCheck[];
+  /** Start the job queue when the app is ready (off only to render the OpenAPI document, without a database). */
+  startJobs?: boolean;
 };
 
 /**
@@ -97,6 +106,21 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   const storage = await createStorage(config.storage);
   app.decorate('storage', storage);
   app.addHook('onClose', async () => storage.close());
+  const jobs = new JobQueue(database, { logger: app.log, worker: config.jobs.worker, pollingIntervalSeconds: config.jobs.pollIntervalSeconds });
+  app.decorate('jobs', jobs);
+  const mailer = createMailer({ smtp: config.smtp, dataDir: config.dataDir });
+  app.addHook('onClose', async () => mailer.close());
+  const platform = platformJobs({ db: database.db, mailer, storage, logger: app.log });
+  jobs.register(...platform.all);
+  app.decorate('mail', mailService(jobs.send.bind(jobs), platform.mailDelivery));
+  if (options.startJobs !== false) app.addHook('onReady', () => jobs.start());
+  // Closing stops taking jobs at once, beside the HTTP requests' end; running jobs get up to
+  // 8 s, and the database closes after (server.ts exits 10 s after SIGTERM at the latest).
+  app.addHook('preClose', (done) => {
+    void jobs.stop();
+    done();
+  });
+  app.addHook('onClose', () => jobs.stop());
   registerErrorHandlers(app);
 
   app.addHook('onResponse', (request, reply, done) => {
@@ -119,6 +143,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   const readinessChecks: ReadinessCheck[] = [
     { name: 'database', check: () => database.ping() },
     ...(failures.ping ? [{ name: 'redis', check: failures.ping }] : []),
+    ...(options.startJobs !== false ? [{ name: 'queue', check: () => jobs.isReady() }] : []),
     ...(options.readinessChecks ?? []),
   ];
 

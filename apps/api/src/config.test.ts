@@ -62,6 +62,15 @@ describe('loadConfig', () => {
     }
   });
 
+  it('runs background jobs by default, polling every 2 s; JOBS_WORKER=false only sends; bad values are refused', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).jobs).toEqual({ worker: true, pollIntervalSeconds: 2 });
+    expect(loadConfig({ DATA_DIR: tmp(), JOBS_WORKER: 'false', JOBS_POLL_INTERVAL_SECONDS: '0.5' }).jobs).toEqual({ worker: false, pollIntervalSeconds: 0.5 });
+    expect(() => loadConfig({ DATA_DIR: tmp(), JOBS_WORKER: 'peut-être' })).toThrow(/JOBS_WORKER/);
+    for (const bad of ['abc', '0.1', '61']) {
+      expect(() => loadConfig({ DATA_DIR: tmp(), JOBS_POLL_INTERVAL_SECONDS: bad })).toThrow(/JOBS_POLL_INTERVAL_SECONDS/);
+    }
+  });
+
   it('trusts no proxy by default; TRUST_PROXY takes a number of hops or the proxies\u2019 addresses, never true', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).trustProxy).toBe(false);
     expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'false' }).trustProxy).toBe(false);

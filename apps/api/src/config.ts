@@ -79,6 +79,8 @@ const EnvSchema = z.object({
     .regex(/^rediss?:\/\//, { error: 'doit commencer par redis:// ou rediss://' })
     .optional(),
   AUTH_CONTEXT_TTL_MS: z.coerce.number({ error: 'attendu : un nombre de millisecondes' }).int().min(0).max(60_000).default(5_000),
+  JOBS_WORKER: booleanString.default(true),
+  JOBS_POLL_INTERVAL_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).min(0.5).max(60).default(2),
   S3_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'nom de bucket S3 invalide : 3 à 63 caractères, minuscules, chiffres, points et tirets' })
@@ -121,6 +123,8 @@ export type Config = Readonly<{
   authContextTtlMs: number;
   /** Redis holding the limits shared by every API process (login failures); unset: PostgreSQL, or memory on the embedded database. */
   redisUrl: string | undefined;
+  /** Background jobs (platform/jobs): whether this process runs them, how often an idle kind looks for work. */
+  jobs: Readonly<{ worker: boolean; pollIntervalSeconds: number }>;
   /** Where files go: DATA_DIR/media by default, an S3-compatible bucket when S3_BUCKET is set. */
   storage: StorageConfig;
 }>;
@@ -192,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     authContextTtlMs: e.AUTH_CONTEXT_TTL_MS,
     redisUrl: e.REDIS_URL,
+    jobs: Object.freeze({ worker: e.JOBS_WORKER, pollIntervalSeconds: e.JOBS_POLL_INTERVAL_SECONDS }),
     storage: Object.freeze(
       e.S3_BUCKET
         ? {

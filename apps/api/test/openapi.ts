@@ -9,7 +9,7 @@ export const OPENAPI_FILE = fileURLToPath(new URL('../openapi.json', import.meta
 export async function renderOpenApi(): Promise<string> {
   const config = loadConfig({ APP_SECRET: 'openapi-only-0123456789-0123456789', LOG_LEVEL: 'silent' });
   const noDatabase = { db: undefined, kind: 'postgres', close: async () => undefined } as unknown as DatabaseHandle;
-  const app = await buildApp(config, noDatabase, { serveWeb: false, logger: false });
+  const app = await buildApp(config, noDatabase, { serveWeb: false, logger: false, startJobs: false });
   await app.ready();
   const document = app.swagger();
   await app.close();

@@ -85,7 +85,8 @@ export async function createTestApp(
 
 /** An app on a database already open (a second instance on the same PostgreSQL database, say); close() closes both. */
 export async function testAppOn(database: DatabaseHandle, env: Record<string, string> = {}, logStream?: NodeJS.WritableStream): Promise<TestContext> {
-  const config = loadConfig({ APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', ...env });
+  // Background jobs are only sent, not run, unless a test asks (JOBS_WORKER: 'true').
+  const config = loadConfig({ APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', JOBS_WORKER: 'false', ...env });
   const app = await buildApp(config, database, { serveWeb: false, logger: false, logStream });
   await app.ready();
   return {

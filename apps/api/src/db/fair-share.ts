@@ -27,6 +27,14 @@ export type FairShareOptions = { capacity: number; perKey?: number; maxWaitMs: n
 
 const holding = new AsyncLocalStorage<true>();
 
+/**
+ * Whether the caller runs inside a database operation's turn (a withTenant/withSystem transaction
+ * or a read). The job queue refuses to open a second connection from there (platform/jobs).
+ */
+export function holdsTurn(): boolean {
+  return holding.getStore() === true;
+}
+
 export class FairShare {
   private running = 0;
   private readonly runningByKey = new Map<string, number>();

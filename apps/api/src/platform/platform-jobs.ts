@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import type { Database } from '../db/client.js';
+import type { WriteTx } from '../db/scope.js';
+import { defineJob, type JobKind, type Send } from './jobs/define-job.js';
+import type { Mailer } from './mail/mailer.js';
+import { deliverDueMessages, purgeSentMail, queueMail, type QueueMailInput } from './mail/outbox.js';
+import type { MailTemplateName } from './mail/templates.js';
+import { cleanupTemporaryObjects } from './storage/files.js';
+import type { ObjectStorage } from './storage/storage.js';
+
+const DAY_MS = 86_400_000;
+/** Sent messages are kept this long (their subject and recipient: what was sent, when), then purged. */
+export const SENT_MAIL_KEPT_DAYS = 90;
+
+type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+
+export type PlatformJobsDeps = { db: Database; mailer: Mailer; storage: ObjectStorage; logger: Logger };
+
+/**
+ * The platform's own background work, on the job queue (decisions 018, 019, 021): the outbox's
+ * delivery every minute (and at once when a message is queued, see MailService), the purge of
+ * old sent messages and the cleanup of temporary files, each once a night (Paris time).
+ */
+export function platformJobs({ db, mailer, storage, logger }: PlatformJobsDeps) {
+  const mailDelivery = defineJob({
+    name: 'mail.deliver',
+    tenant: false,
+    payload: z.object({}),
+    schedule: '* * * * *',
+    // deliverDueMessages retries each message itself, with its own backoff (decision 018).
+    retry: { limit: 0 },
+    timeoutSeconds: 600,
+    handler: async ({ signal }) => {
+      const report = await deliverDueMessages({ db, mailer, limit: 200, signal, logger });
+      if (report.sent + report.retried + report.dead > 0) logger.info({ ...report }, 'e-mails : envoi');
+    },
+  });
+  const mailPurge = defineJob({
+    name: 'mail.purge',
+    tenant: false,
+    payload: z.object({}),
+    schedule: '30 3 * * *',
+    handler: async () => {
+      const purged = await purgeSentMail(db, new Date(Date.now() - SENT_MAIL_KEPT_DAYS * DAY_MS));
+      if (purged > 0) logger.info({ purged }, 'e-mails envoyés anciens supprimés');
+    },
+  });
+  const storageCleanup = defineJob({
+    name: 'storage.cleanup',
+    tenant: false,
+    payload: z.object({}),
+    schedule: '0 3 * * *',
+    timeoutSeconds: 3_600,
+    handler: async () => {
+      const report = await cleanupTemporaryObjects(storage, db);
+      logger.info({ ...report }, 'fichiers temporaires : nettoyage');
+    },
+  });
+  return { mailDelivery, mailPurge, storageCleanup, all: [mailDelivery, mailPurge, storageCleanup] as JobKind<unknown>[] };
+}
+
+/** What services use to send an e-mail: in their transaction, delivered by a job (decision 018). */
+export type MailService = {
+  /**
+   * Writes the message to the outbox in the caller's transaction (a rollback sends nothing) and
+   * asks for a delivery as soon as it commits, instead of at the next minute.
+   */
+  queue<K extends MailTemplateName>(tx: WriteTx, input: QueueMailInput<K>): Promise<{ uuid: string }>;
+};
+
+export function mailService(send: Send, delivery: ReturnType<typeof platformJobs>['mailDelivery']): MailService {
+  return {
+    async queue(tx, input) {
+      const queued = await queueMail(tx, input);
+      // One delivery job per second at most: it sends every message due, this one included.
+      await send(delivery, {}, { tx, singleton: { key: 'outbox', seconds: 1 } });
+      return queued;
+    },
+  };
+}
