@@ -25,27 +25,38 @@ function run(title, command, args, options = {}) {
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: options.cwd ?? root, stdio: 'inherit', env: { ...process.env, ...options.env } });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
-  if (result.status !== 0) {
+  if (result.status !== 0 && !options.reportFailure) {
     summary.push(`✗ ${title} (${seconds} s)`);
+    // A failed step (types, lint, build, budget) counts as one failure in the last line.
+    failed += 1;
     finish(1, `${title} a échoué.`);
   }
-  return seconds;
+  return { seconds, ok: result.status === 0 };
 }
 
 /** Runs a vitest project and records its counts from the JSON report. */
 function vitest(title, workspace, extraArgs = [], env = {}) {
   const report = path.join(reportsDir, `${title.replace(/\W+/g, '-')}.json`);
-  const seconds = run(title, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extraArgs], {
+  const { seconds, ok } = run(title, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extraArgs], {
     env: { ...env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' },
     cwd: workspace,
+    reportFailure: true,
   });
   const counts = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : null;
   if (!counts || counts.numTotalTests === 0) {
-    summary.push(`✗ ${title}: aucun test exécuté`);
-    finish(1, `${title} n'a exécuté aucun test.`);
+    summary.push(`✗ ${title}: ${ok ? 'aucun test exécuté' : `a échoué avant ses tests (${seconds} s)`}`);
+    if (!ok) failed += 1;
+    finish(1, ok ? `${title} n'a exécuté aucun test.` : `${title} a échoué.`);
   }
   passed += counts.numPassedTests;
   failed += counts.numFailedTests;
+  if (!ok) {
+    // The failed tests count in the last line; a run that failed with every test passed (an error
+    // outside the tests) counts as one failure, so the line never says 0 failed on a failure.
+    if (counts.numFailedTests === 0) failed += 1;
+    summary.push(`✗ ${title}: ${counts.numFailedTests} échoué(s) sur ${counts.numTotalTests} (${seconds} s)`);
+    finish(1, `${title} a échoué.`);
+  }
   const skipped = counts.numPendingTests + counts.numTodoTests;
   // A test skipped on purpose (e.g. PostgreSQL-only checks during the PGlite pass) is said, not hidden.
   summary.push(`✓ ${title}: ${counts.numPassedTests} tests${skipped > 0 ? `, ${skipped} ignorés (propres à l'autre base)` : ''} (${seconds} s)`);

@@ -176,12 +176,14 @@ export async function openPostgres(
   });
   // Without this handler a PostgreSQL restart crashes the process. An idle connection lost is
   // dropped by the pool and replaced when needed: a warning, not an error.
-  pool.on('error', (err) => (options.logger?.warn ?? options.logger?.error)?.call(options.logger, { err }, 'PostgreSQL idle connection lost'));
+  // The error's code and message only: pg attaches the whole client (its settings) to it.
+  const lost = (err: Error & { code?: string }) => ({ code: err.code, message: err.message });
+  pool.on('error', (err) => (options.logger?.warn ?? options.logger?.error)?.call(options.logger, lost(err), 'PostgreSQL idle connection lost'));
   pool.on('connect', (client) => {
     // The pool listens to a client's errors only while it is idle: a connection lost under a
     // transaction or a scoped read would otherwise crash the process. Its query fails (503) and
     // the pool drops it when it is released.
-    client.on('error', (err) => (options.logger?.warn ?? options.logger?.error)?.call(options.logger, { err }, 'PostgreSQL connection lost'));
+    client.on('error', (err) => (options.logger?.warn ?? options.logger?.error)?.call(options.logger, lost(err), 'PostgreSQL connection lost'));
     closeWhenSilent(client, statementTimeoutMs + SILENT_CONNECTION_MARGIN_MS);
   });
   const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Database;

@@ -113,7 +113,7 @@ describe('Redis holding the limits goes away', () => {
   it('GET /api/ready checks Redis beside the database', async () => {
     const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+    expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok', queue: 'ok' } });
   });
 
   it('refuses logins 503 while Redis is cut (never unlimited), says not ready, and serves again by itself within 5 s', async () => {

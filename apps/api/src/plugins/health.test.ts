@@ -41,10 +41,10 @@ describe('health and readiness', () => {
     expect(response.headers['cache-control']).toBe('no-store');
   });
 
-  it('GET /api/ready answers 200 with each check when the database answers', async () => {
+  it('GET /api/ready answers 200 with each check when the database and the job queue answer', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/ready' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+    expect(response.json()).toEqual({ status: 'ok', checks: { database: 'ok', queue: 'ok' } });
     expect(response.headers['cache-control']).toBe('no-store');
   });
 
@@ -79,7 +79,7 @@ describe('health and readiness', () => {
   });
 });
 
-describe('readiness checks added by the app (the job queue, say)', () => {
+describe('readiness checks given to buildApp (a storage bucket, say)', () => {
   let database: DatabaseHandle;
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -88,7 +88,7 @@ describe('readiness checks added by the app (the job queue, say)', () => {
 
   it('answers 503 with Retry-After, a French message and the failing checks: false, thrown, or too slow', async () => {
     const app = await appWith(database, [
-      { name: 'queue', check: () => false },
+      { name: 'storage', check: () => false },
       { name: 'thrown', check: () => Promise.reject(new Error('refused')) },
       { name: 'slow', check: () => new Promise<void>(() => undefined) },
       { name: 'fine', check: async () => true },
@@ -105,7 +105,7 @@ describe('readiness checks added by the app (the job queue, say)', () => {
         error: 'Service Unavailable',
         message: "Le service n'est pas prêt : une ressource dont il dépend ne répond pas.",
         details: [
-          { path: 'queue', message: 'ne répond pas' },
+          { path: 'storage', message: 'ne répond pas' },
           { path: 'thrown', message: 'ne répond pas' },
           { path: 'slow', message: 'aucune réponse en 2.5 s' },
         ],
@@ -121,7 +121,7 @@ describe('readiness checks added by the app (the job queue, say)', () => {
     let calls = 0;
     const app = await appWith(database, [
       {
-        name: 'queue',
+        name: 'storage',
         check: async () => {
           calls++;
           await new Promise((resolve) => setTimeout(resolve, 50));
@@ -131,7 +131,7 @@ describe('readiness checks added by the app (the job queue, say)', () => {
     try {
       const responses = await Promise.all(Array.from({ length: 5 }, () => app.inject({ method: 'GET', url: '/api/ready' })));
       expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200, 200, 200]);
-      expect(responses[0]!.json()).toEqual({ status: 'ok', checks: { database: 'ok', queue: 'ok' } });
+      expect(responses[0]!.json()).toEqual({ status: 'ok', checks: { database: 'ok', queue: 'ok', storage: 'ok' } });
       expect(calls).toBe(1);
       // A later probe checks again.
       await app.inject({ method: 'GET', url: '/api/ready' });

@@ -20,7 +20,7 @@ import type { WriteTx } from '../../db/scope.js';
 export type Rows = { rows: Record<string, unknown>[] };
 export type QueueSql = { executeSql(text: string, values?: unknown[]): Promise<Rows> };
 
-type Logger = { error(obj: object, msg: string): void };
+type Logger = { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 
 const require = createRequire(import.meta.url);
 // pg-boss's own statement texts (pg-boss 10.4.2, pinned): completing and failing jobs, which its
@@ -105,8 +105,10 @@ export class PostgresQueueSql extends TrackedQueueSql {
       idle_in_transaction_session_timeout: 30_000,
       application_name: 'flotte-jobs',
     });
-    // Without this handler a PostgreSQL restart crashes the process.
-    this.pool.on('error', (err) => logger.error({ err }, 'PostgreSQL (file de tâches) : erreur de connexion'));
+    // Without this handler a PostgreSQL restart crashes the process. A lost idle connection is
+    // expected when the database restarts or the network cuts (the pool opens another): a warning
+    // with the error's code, not the client object pg attaches to it.
+    this.pool.on('error', (err: Error & { code?: string }) => logger.warn({ code: err.code, message: err.message }, 'PostgreSQL (file de tâches) : connexion perdue'));
   }
 
   protected async run(text: string, values: unknown[] | undefined): Promise<Rows> {
