@@ -52,5 +52,5 @@ CREATE INDEX sinisters_dashboard_idx ON sinisters (organization_uuid, sinister_d
   WHERE archived_at IS NULL;
 --> statement-breakpoint
 -- Fleet size at a date (half-difference N1, fleet over time): entry and exit of real vehicles.
-CREATE INDEX vehicules_fleet_idx ON vehicules (organization_uuid, entry_date) INCLUDE (exit_date, type)
+CREATE INDEX vehicules_fleet_idx ON vehicules (organization_uuid, entry_date) INCLUDE (exit_date, archived_at, type)
   WHERE immatriculation IS NOT NULL;
