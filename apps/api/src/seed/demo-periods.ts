@@ -29,12 +29,12 @@ export async function seedPeriods(tx: WriteTx, organizationUuid: string, plan: P
   const inFleetOn = (day: string) => fleet.filter((v) => (!v.entryDate || v.entryDate <= day) && (!v.exitDate || v.exitDate >= day)).length;
   const currentStart = monthStart(today, -8);
   let previousUuid: string | null = null;
-  const created = [];
+  const created: (typeof indicators.$inferSelect)[] = [];
   for (let k = plan.periods - 1; k >= 0; k--) {
     const start = monthStart(currentStart, -12 * k);
     const end = new Date(monthStart(start, 12).getTime() - 24 * 3600 * 1000);
     const motorsCount = inFleetOn(iso(start));
-    const [row] = await tx
+    const [row]: (typeof indicators.$inferSelect)[] = await tx
       .insert(indicators)
       .values({ organizationUuid, startDate: iso(start), endDate: iso(end), motorsCount, cashReceivedCents: motorsCount * plan.unitPremiumCents, previousIndicatorUuid: previousUuid })
       .returning();
