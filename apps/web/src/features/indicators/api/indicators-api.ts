@@ -9,18 +9,19 @@ import {
 } from '@flotte/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /**
  * The insurance periods and the dashboard's limits. Every dashboard figure depends on the periods
  * (earned premiums, frequency, half-differences): a write to them makes everything under
- * `dashboard` stale too, whichever feature shows it.
+ * `dashboard` stale too, whichever feature shows it (keys in lib/query-keys.ts, shared).
  */
-export const indicatorKeys = {
-  all: ['indicators'] as const,
-  list: () => ['indicators', 'list'] as const,
-  current: () => ['indicators', 'current'] as const,
-  dashboard: ['dashboard'] as const,
-  config: () => ['dashboard', 'config'] as const,
+const indicatorKeys = {
+  all: queryKeys.indicators.all,
+  list: queryKeys.indicators.list,
+  current: queryKeys.indicators.current,
+  dashboard: queryKeys.dashboard.all,
+  config: queryKeys.dashboard.config,
 };
 
 const dev = import.meta.env.DEV;
