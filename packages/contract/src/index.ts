@@ -19,3 +19,5 @@ export * from './reports.js';
 export * from './drivers.js';
 export * from './vehicules.js';
 export * from './sinisters.js';
+export * from './insurance-contract.js';
+export * from './insurance-intermediary.js';
