@@ -11,6 +11,8 @@ import { AccessTokens } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { driversRoutes } from './modules/drivers/drivers.routes.js';
+import { insuranceContractRoutes } from './modules/insurance-contract/insurance-contract.routes.js';
+import { insuranceIntermediaryRoutes } from './modules/insurance-intermediary/insurance-intermediary.routes.js';
 import { environmentsRoutes } from './modules/environments/environments.routes.js';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
@@ -158,8 +160,10 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         await protectedApi.register(environmentsRoutes);
         await protectedApi.register(reportsRoutes);
         await protectedApi.register(driversRoutes);
-        await protectedApi.register(vehiculesRoutes);
+        await protectedApi.register(vehiculesRoutes, { publicUrl: config.publicUrl });
         await protectedApi.register(sinistersRoutes);
+        await protectedApi.register(insuranceContractRoutes);
+        await protectedApi.register(insuranceIntermediaryRoutes);
       });
     },
     { prefix: '/api' },
