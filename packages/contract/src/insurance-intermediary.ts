@@ -29,7 +29,7 @@ export const CreateInsuranceIntermediaryBodySchema = z.strictObject({
   productionEmail: EmailSchema,
   /** A day (its noon, Paris time) or an instant; absent: today at noon. */
   startDate: z
-    .union([isoDate(), z.iso.datetime({ offset: true })], { error: 'Date de début invalide' })
+    .union([isoDate(), z.iso.datetime({ offset: true }).max(40, { error: 'Date de début invalide' })], { error: 'Date de début invalide' })
     .optional(),
 });
 export type CreateInsuranceIntermediaryBody = z.input<typeof CreateInsuranceIntermediaryBodySchema>;
