@@ -35,6 +35,23 @@ export const ContractGuaranteeBodySchema = z.strictObject({
   deductible: EurosSchema,
 });
 
+type ContractIssueSink = { addIssue(issue: { code: 'custom'; path: (string | number)[]; message: string }): void };
+
+/**
+ * The rules across fields, shared with the web's form (which holds its fields as text): the
+ * échéance after the start, each guarantee once.
+ */
+export function checkContract(body: { startDate: string; renewalDate: string; guarantees: { guaranteeUuid: string }[] }, ctx: ContractIssueSink) {
+  if (body.renewalDate <= body.startDate) {
+    ctx.addIssue({ code: 'custom', path: ['renewalDate'], message: "L'échéance doit être postérieure à la date de début" });
+  }
+  const seen = new Set<string>();
+  body.guarantees.forEach((g, i) => {
+    if (seen.has(g.guaranteeUuid)) ctx.addIssue({ code: 'custom', path: ['guarantees', i, 'guaranteeUuid'], message: 'Cette garantie est déjà dans la liste' });
+    seen.add(g.guaranteeUuid);
+  });
+}
+
 export const SaveInsuranceContractBodySchema = z
   .strictObject({
     /** The version the form shows, when it updates one; absent, a first contract is created. */
@@ -49,14 +66,5 @@ export const SaveInsuranceContractBodySchema = z
       .max(50, { error: '50 garanties au plus' })
       .default([]),
   })
-  .superRefine((body, ctx) => {
-    if (body.renewalDate <= body.startDate) {
-      ctx.addIssue({ code: 'custom', path: ['renewalDate'], message: "L'échéance doit être postérieure à la date de début" });
-    }
-    const seen = new Set<string>();
-    body.guarantees.forEach((g, i) => {
-      if (seen.has(g.guaranteeUuid)) ctx.addIssue({ code: 'custom', path: ['guarantees', i, 'guaranteeUuid'], message: 'Cette garantie est déjà dans la liste' });
-      seen.add(g.guaranteeUuid);
-    });
-  });
+  .superRefine(checkContract);
 export type SaveInsuranceContractBody = z.input<typeof SaveInsuranceContractBodySchema>;
