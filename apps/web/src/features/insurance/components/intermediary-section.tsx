@@ -51,9 +51,9 @@ function History({ intermediaries, currentUuid }: { intermediaries: readonly Ins
             {intermediaries.map((i) => (
               <TableRow key={i.uuid}>
                 <TableCell>
-                  {i.name}
+                  {i.name}{' '}
                   {i.uuid === currentUuid ? (
-                    <Typography component="span" variant="caption" color="success.dark" sx={{ ml: 1, fontWeight: 700 }}>
+                    <Typography component="span" variant="caption" color="success.dark" sx={{ fontWeight: 700 }}>
                       (en fonction)
                     </Typography>
                   ) : null}
