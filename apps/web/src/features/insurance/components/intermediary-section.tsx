@@ -29,7 +29,8 @@ function History({ intermediaries, currentUuid }: { intermediaries: readonly Ins
       <Typography component="h3" variant="subtitle2" sx={{ fontWeight: 700 }}>
         Historique
       </Typography>
-      <TableContainer>
+      {/* Focusable: on a phone the table scrolls sideways, and a keyboard must reach it. */}
+      <TableContainer tabIndex={0}>
         <Table size="small" aria-label="Historique des intermédiaires">
           <TableHead>
             <TableRow>
