@@ -75,7 +75,13 @@ describe('/parameters', () => {
       expect(await contract.getByRole('button', { name: 'Modifier le contrat' }).count()).toBe(0);
 
       const intermediary = section(page, 'Intermédiaire');
-      await expect.poll(() => intermediary.getByRole('table', { name: 'Historique des intermédiaires' }).locator('tbody tr').count()).toBe(2);
+      // A table from tablet width, a list on a phone.
+      const entries =
+        width < 500
+          ? intermediary.getByRole('list', { name: 'Historique des intermédiaires' }).getByRole('listitem')
+          : intermediary.getByRole('table', { name: 'Historique des intermédiaires' }).locator('tbody tr');
+      await expect.poll(() => entries.count()).toBe(2);
+      expect(await entries.first().textContent()).toContain('Cabinet Démo Courtage (en fonction)');
       expect(await intermediary.getByRole('link', { name: 'production@cabinet-demo-courtage.fr' }).isVisible()).toBe(true);
 
       await expectAccessible(page);

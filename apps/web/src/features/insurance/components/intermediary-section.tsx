@@ -29,8 +29,24 @@ function History({ intermediaries, currentUuid }: { intermediaries: readonly Ins
       <Typography component="h3" variant="subtitle2" sx={{ fontWeight: 700 }}>
         Historique
       </Typography>
-      {/* Focusable: on a phone the table scrolls sideways, and a keyboard must reach it. */}
-      <TableContainer tabIndex={0}>
+      {/* A phone reads a list; the table from tablet width (focusable in case it scrolls sideways). */}
+      <Box component="ul" aria-label="Historique des intermédiaires" sx={{ display: { xs: 'grid', sm: 'none' }, gap: 1.5, m: 0, p: 0, listStyle: 'none' }}>
+        {intermediaries.map((i) => (
+          <Box component="li" key={i.uuid} sx={{ borderTop: 1, borderColor: 'divider', pt: 1.5 }}>
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              {i.name}
+              {i.uuid === currentUuid ? ' (en fonction)' : ''}
+            </Typography>
+            <Typography variant="body2" color="textSecondary">
+              Depuis le {formatDate(i.startDate)} · {i.contactFirstName} {i.contactLastName}
+            </Typography>
+            <Typography variant="body2" color="textSecondary" sx={{ overflowWrap: 'anywhere' }}>
+              {i.productionEmail}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+      <TableContainer tabIndex={0} sx={{ display: { xs: 'none', sm: 'block' } }}>
         <Table size="small" aria-label="Historique des intermédiaires">
           <TableHead>
             <TableRow>
@@ -62,7 +78,7 @@ function History({ intermediaries, currentUuid }: { intermediaries: readonly Ins
                 <TableCell>
                   {i.contactFirstName} {i.contactLastName}
                 </TableCell>
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{i.productionEmail}</TableCell>
+                <TableCell>{i.productionEmail}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(i.startDate)}</TableCell>
               </TableRow>
             ))}
