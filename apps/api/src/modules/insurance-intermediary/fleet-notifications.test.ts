@@ -34,7 +34,11 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function until(condition: () => boolean, timeoutMs = 15_000) {
+/**
+ * A message is delivered by the job sent with it, or else by the minute's run: a message queued
+ * while the previous delivery job still holds its one-second singleton waits for that run.
+ */
+async function until(condition: () => boolean, timeoutMs = 75_000) {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition never met');
@@ -50,7 +54,7 @@ const vehicle = (over: Record<string, unknown> = {}) => ({ brand: 'Renault', mod
 const post = (token: string, payload: object) => t.as(token, { method: 'POST', url: '/api/vehicule', payload });
 const patch = (token: string, uuid: string, payload: object) => t.as(token, { method: 'PATCH', url: `/api/vehicule/${uuid}`, payload });
 
-describe('telling the intermediary of entries and exits', () => {
+describe('telling the intermediary of entries and exits', { timeout: 120_000 }, () => {
   it('tells nobody while the organization has no intermediary', async () => {
     const response = await post(tokens.adminA, vehicle({ immatriculation: 'AA-001-AA', entryDate: '2026-03-03' }));
     expect(response.statusCode).toBe(201);
