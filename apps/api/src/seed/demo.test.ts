@@ -83,4 +83,17 @@ describe('demo seed', () => {
     const durand = await t.login('admin2@demo.fr', 'Demo1234!');
     expect((await t.as(durand, { method: 'GET', url: '/api/indicators' })).json()).toHaveLength(2);
   });
+
+  it('gives Transports Martin and BTP Durand a contract and an intermediary, so /parameters is full on first start', async () => {
+    const martin = await t.login('user@demo.fr', 'Demo1234!');
+    const contracts = (await t.as(martin, { method: 'GET', url: '/api/contract' })).json();
+    expect(contracts.map((c: { startDate: string }) => c.startDate)).toEqual(['2025-01-01', '2024-01-01']);
+    expect(contracts[0]).toMatchObject({ insurer: 'Axa France', annualPremium: 48_250.8 });
+    expect(contracts[0].guarantees).toContainEqual(expect.objectContaining({ label: 'Bris de glace', deductible: 100 }));
+    expect((await t.as(martin, { method: 'GET', url: '/api/insurance-intermediary' })).json()).toHaveLength(2);
+    expect((await t.as(martin, { method: 'GET', url: '/api/insurance-intermediary/current' })).json()).toMatchObject({ name: 'Cabinet Démo Courtage' });
+    const durand = await t.login('admin2@demo.fr', 'Demo1234!');
+    expect((await t.as(durand, { method: 'GET', url: '/api/contract' })).json()).toEqual([expect.objectContaining({ insurer: 'MMA Entreprise' })]);
+    expect((await t.as(durand, { method: 'GET', url: '/api/insurance-intermediary/current' })).json()).toMatchObject({ productionEmail: 'production@cabinet-demo-courtage.fr' });
+  });
 });

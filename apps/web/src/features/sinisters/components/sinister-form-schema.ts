@@ -1,6 +1,6 @@
 import { CreateSinisterBodySchema, type Sinister } from '@flotte/contract';
 import { z } from 'zod';
-import { formatAmountInput, parseAmountInput } from '../utils/amount-input';
+import { formatAmountInput, parseAmountInput } from '../../../lib/amount-input';
 
 const contract = CreateSinisterBodySchema.shape;
 
