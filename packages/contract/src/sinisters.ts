@@ -117,8 +117,13 @@ const sinisterFields = {
 
 const cents = (euros: number | undefined) => (euros === undefined ? undefined : eurosToCents(euros));
 
+/** A new claim's fields before the rules that read several of them (a form extends it, then checks them with checkNewClaim). */
+export const SinisterFieldsSchema = z.strictObject(sinisterFields);
+
+type NewClaim = Pick<z.output<typeof SinisterFieldsSchema>, 'sinisterDate' | 'status' | 'openedAt' | 'closedAt' | 'totalCost' | 'paidAmount' | 'reserveAmount'>;
+
 /** A new claim's rules: its status (open by default), dates and amounts together. */
-export const CreateSinisterBodySchema = z.strictObject(sinisterFields).superRefine((b, ctx) => {
+export function checkNewClaim(b: NewClaim, ctx: z.RefinementCtx) {
   const status = b.status ?? 'open';
   const amounts = claimAmounts({ totalCostCents: cents(b.totalCost), paidCents: cents(b.paidAmount), reserveCents: cents(b.reserveAmount) }, { paidCents: 0, reserveCents: 0 }, status);
   if ('path' in amounts) {
@@ -127,7 +132,9 @@ export const CreateSinisterBodySchema = z.strictObject(sinisterFields).superRefi
   }
   const state = { sinisterDate: b.sinisterDate, status, openedAt: b.openedAt ?? null, closedAt: b.closedAt ?? null, ...amounts };
   for (const issue of claimIssues(state)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
-});
+}
+
+export const CreateSinisterBodySchema = SinisterFieldsSchema.superRefine(checkNewClaim);
 export type CreateSinisterBody = z.input<typeof CreateSinisterBodySchema>;
 
 export const UpdateSinisterBodySchema = z.strictObject(sinisterFields).partial();

@@ -2,6 +2,7 @@ import Link from '@mui/material/Link';
 import type { Driver } from '@flotte/contract';
 import { Detail, DetailList, DocumentsSection, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
 import { formatPhone } from '../../../lib/format';
+import { ClaimsOf } from '../../sinisters/components/claims-of';
 import { driverName } from '../utils/driver-texts';
 
 /** 'Voir': a driver's details and documents. */
@@ -17,6 +18,7 @@ export function DriverDetailsDialog(props: RecordDetailsProps<Driver>) {
             <Detail label="Téléphone">{d.phone && <Link href={`tel:${d.phone}`}>{formatPhone(d.phone)}</Link>}</Detail>
             <StatusDetails record={d} />
           </DetailList>
+          <ClaimsOf driver={d.uuid} />
           <DocumentsSection documents={d.documents} />
         </>
       )}

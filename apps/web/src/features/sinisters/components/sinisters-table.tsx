@@ -5,6 +5,7 @@ import type { RegisterTableDeclaration } from '../../../components/register/regi
 import { formatDate, formatEuros, formatPlate } from '../../../lib/format';
 import { formatResponsibility, personName, sinisterLabel } from '../utils/format-sinister';
 import { SINISTER_TEXTS } from '../utils/sinister-texts';
+import { SinisterStatusChip } from './sinister-status-chip';
 
 export type SinisterSortColumn = (typeof SINISTER_SORT_COLUMNS)[number];
 
@@ -43,6 +44,7 @@ const COLUMNS: readonly RegisterColumn<Sinister, SinisterSortColumn>[] = [
   { id: 'city', label: 'Ville', sortKey: 'city', render: (s) => s.city },
   { id: 'responsibilityRate', label: `Responsa${SOFT_HYPHEN}bilité`, render: (s) => formatResponsibility(s.responsibilityRate), align: 'right', noWrap: true },
   { id: 'isDeclared', label: 'Déclaré', render: (s) => <DeclaredChip declared={s.isDeclared} />, align: 'center' },
+  { id: 'status', label: 'Statut', render: (s) => <SinisterStatusChip status={s.status} />, align: 'center' },
   { id: 'totalCost', label: 'Coût', sortKey: 'totalCost', render: (s) => formatEuros(s.totalCost), align: 'right', noWrap: true },
 ];
 
@@ -54,7 +56,7 @@ const COMPACT = {
   '& .MuiTableHead-root .MuiTableCell-root': { whiteSpace: 'normal', lineHeight: 1.3, fontSize: '0.8125rem' },
 } as const;
 
-/** The claims register: date, number, plate, driver, guarantee, city, responsibility, declared, cost. */
+/** The claims register: date, number, plate, driver, guarantee, city, responsibility, declared, status, cost. */
 export const SINISTERS_TABLE: RegisterTableDeclaration<Sinister, SinisterSortColumn> = {
   label: SINISTER_TEXTS.list,
   columns: COLUMNS,

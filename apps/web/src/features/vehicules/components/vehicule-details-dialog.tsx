@@ -5,6 +5,7 @@ import { Detail, DetailList, DocumentsSection, RecordDialog, StatusDetails, type
 import { formatDate } from '../../../lib/format';
 import { vehiculeName } from '../utils/vehicule-texts';
 import { PLATE_FONT } from './vehicules-table';
+import { ClaimsOf } from '../../sinisters/components/claims-of';
 
 /** 'Voir': a vehicle's details, its time in the fleet and its documents. */
 export function VehiculeDetailsDialog(props: RecordDetailsProps<Vehicule>) {
@@ -43,6 +44,7 @@ export function VehiculeDetailsDialog(props: RecordDetailsProps<Vehicule>) {
             <Detail label="Sortie de la flotte">{formatDate(v.exitDate)}</Detail>
             <StatusDetails record={v} />
           </DetailList>
+          <ClaimsOf vehicule={v.uuid} />
           <DocumentsSection documents={v.documents} />
         </>
       )}
