@@ -103,8 +103,8 @@ export function toSinisterFormValues(sinister: Sinister | undefined, today: stri
     paidAmount: sinister ? formatAmountInput(sinister.paidAmount) : '',
     reserveAmount: sinister ? formatAmountInput(sinister.reserveAmount) : '',
     status: sinister?.status ?? 'open',
-    // A new claim's file opens on the claim's day unless told otherwise (the API's default).
-    openedAt: sinister ? sinister.openedAt : null,
+    // A claim declared here has its file opened today.
+    openedAt: sinister ? sinister.openedAt : today,
     closedAt: sinister?.closedAt ?? null,
     description: sinister?.description ?? '',
     isDeclared: sinister?.isDeclared ?? false,

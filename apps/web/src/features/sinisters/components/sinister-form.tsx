@@ -166,7 +166,7 @@ export function SinisterForm(props: RecordFormProps<Sinister>) {
           <FormTextField control={control} name="status" label="Statut" select required>
             {menuItems(STATUS_CHOICES)}
           </FormTextField>
-          <FormDateField control={control} name="openedAt" label="Date d’ouverture" maxDate={today} helperText="Facultatif. Par défaut, la date du sinistre" />
+          <FormDateField control={control} name="openedAt" label="Date d’ouverture" maxDate={today} helperText="Ouverture du dossier" />
         </Box>
         {settled && (
           <Box sx={TWO_COLUMNS}>
