@@ -44,8 +44,8 @@ const COLUMNS: readonly RegisterColumn<Sinister, SinisterSortColumn>[] = [
   { id: 'city', label: 'Ville', sortKey: 'city', render: (s) => s.city },
   { id: 'responsibilityRate', label: `Responsa${SOFT_HYPHEN}bilité`, render: (s) => formatResponsibility(s.responsibilityRate), align: 'right', noWrap: true },
   { id: 'isDeclared', label: 'Déclaré', render: (s) => <DeclaredChip declared={s.isDeclared} />, align: 'center' },
-  { id: 'status', label: 'Statut', render: (s) => <SinisterStatusChip status={s.status} />, align: 'center' },
   { id: 'totalCost', label: 'Coût', sortKey: 'totalCost', render: (s) => formatEuros(s.totalCost), align: 'right', noWrap: true },
+  { id: 'status', label: 'Statut', render: (s) => <SinisterStatusChip status={s.status} />, align: 'center' },
 ];
 
 /** Tighter cells than the other registers, and headers that may wrap ('N° de / sinistre'), for the nine columns. */
@@ -56,7 +56,7 @@ const COMPACT = {
   '& .MuiTableHead-root .MuiTableCell-root': { whiteSpace: 'normal', lineHeight: 1.3, fontSize: '0.8125rem' },
 } as const;
 
-/** The claims register: date, number, plate, driver, guarantee, city, responsibility, declared, status, cost. */
+/** The claims register: date, number, plate, driver, guarantee, city, responsibility, declared, cost, status. */
 export const SINISTERS_TABLE: RegisterTableDeclaration<Sinister, SinisterSortColumn> = {
   label: SINISTER_TEXTS.list,
   columns: COLUMNS,
