@@ -195,6 +195,36 @@ describe('sinisters register', () => {
     });
   });
 
+  it('shows a claim’s follow-up, and a vehicle’s and a driver’s claims with their count and total, at 1366 px', async () => {
+    const { page, context } = await newPage(browser, { width: 1366, height: 900 });
+    await openSinisters(page, 'user@demo.fr');
+    // Every column in view, the status last.
+    await expect.poll(() => table(page).getByRole('columnheader', { name: 'Statut' }).isVisible()).toBe(true);
+    await screenshot(page, 'sinisters-1366');
+    await table(page).getByRole('button', { name: /^Actions pour/ }).first().click();
+    await page.getByRole('menuitem', { name: 'Voir' }).click();
+    const details = page.getByRole('dialog');
+    const followUp = details.getByRole('region', { name: 'Suivi du dossier' });
+    await expect.poll(() => followUp.getByText('Provision').isVisible()).toBe(true);
+    expect(await followUp.getByText('Montant réglé').isVisible()).toBe(true);
+    await page.waitForTimeout(400); // the opening transition, for the screenshot only
+    await expectAccessible(page);
+    await screenshot(page, 'sinisters-details');
+    await details.getByRole('button', { name: 'Fermer' }).first().click();
+
+    for (const [path, name] of [['/vehicules', 'vehicules'], ['/drivers', 'drivers']] as const) {
+      await page.goto(path);
+      await page.getByRole('table').getByRole('button', { name: /^Actions pour/ }).first().click();
+      await page.getByRole('menuitem', { name: 'Voir' }).click();
+      const claims = page.getByRole('dialog').getByRole('region', { name: 'Sinistres' });
+      await expect.poll(async () => (await claims.textContent())?.replace(/\s+/g, ' ') ?? '').toMatch(/^Sinistres(\d+ sinistres? · [\d ]+,\d\d € \(réglé et provisions\)|Aucun sinistre\.)/);
+      await page.waitForTimeout(400);
+      await expectAccessible(page);
+      await screenshot(page, `${name}-details-claims`);
+    }
+    await context.close();
+  });
+
   it('works at 390 px', async () => {
     const { page, context } = await newPage(browser, { width: 390, height: 844 });
     await login(page, 'user@demo.fr');

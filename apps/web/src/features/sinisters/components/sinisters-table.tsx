@@ -23,7 +23,8 @@ export function DeclaredChip({ declared }: { declared: boolean }) {
 
 /**
  * Where a long header may break, with a hyphen shown only if it does: nine columns must fit the
- * ~950 px a 1280 px screen leaves beside the menu, so the cost stays in view.
+ * ~950 px a 1280 px screen leaves beside the menu, so the cost stays in view (the status, tenth,
+ * fits from 1366 px; below, the table scrolls sideways).
  */
 const SOFT_HYPHEN = '\u00ad';
 
