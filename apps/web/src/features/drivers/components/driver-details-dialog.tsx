@@ -1,12 +1,17 @@
+import type { ReactNode } from 'react';
 import Link from '@mui/material/Link';
 import type { Driver } from '@flotte/contract';
 import { Detail, DetailList, DocumentsSection, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
 import { formatPhone } from '../../../lib/format';
-import { ClaimsOf } from '../../sinisters/components/claims-of';
 import { driverName } from '../utils/driver-texts';
 
 /** 'Voir': a driver's details and documents. */
-export function DriverDetailsDialog(props: RecordDetailsProps<Driver>) {
+export type DriverDetailsDialogProps = RecordDetailsProps<Driver> & {
+  /** Its claims, given by the route (a feature does not import another): the sinisters' ClaimsOf. */
+  claims?: (uuid: string) => ReactNode;
+};
+
+export function DriverDetailsDialog({ claims, ...props }: DriverDetailsDialogProps) {
   return (
     <RecordDialog {...props} title={driverName}>
       {(d) => (
@@ -18,7 +23,7 @@ export function DriverDetailsDialog(props: RecordDetailsProps<Driver>) {
             <Detail label="Téléphone">{d.phone && <Link href={`tel:${d.phone}`}>{formatPhone(d.phone)}</Link>}</Detail>
             <StatusDetails record={d} />
           </DetailList>
-          <ClaimsOf driver={d.uuid} />
+          {claims?.(d.uuid)}
           <DocumentsSection documents={d.documents} />
         </>
       )}

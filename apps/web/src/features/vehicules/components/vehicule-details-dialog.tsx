@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
 import Box from '@mui/material/Box';
 import { vehiculeTypeLabel, type Vehicule } from '@flotte/contract';
@@ -5,10 +6,14 @@ import { Detail, DetailList, DocumentsSection, RecordDialog, StatusDetails, type
 import { formatDate } from '../../../lib/format';
 import { vehiculeName } from '../utils/vehicule-texts';
 import { PLATE_FONT } from './vehicules-table';
-import { ClaimsOf } from '../../sinisters/components/claims-of';
 
 /** 'Voir': a vehicle's details, its time in the fleet and its documents. */
-export function VehiculeDetailsDialog(props: RecordDetailsProps<Vehicule>) {
+export type VehiculeDetailsDialogProps = RecordDetailsProps<Vehicule> & {
+  /** Its claims, given by the route (a feature does not import another): the sinisters' ClaimsOf. */
+  claims?: (uuid: string) => ReactNode;
+};
+
+export function VehiculeDetailsDialog({ claims, ...props }: VehiculeDetailsDialogProps) {
   return (
     <RecordDialog
       {...props}
@@ -44,7 +49,7 @@ export function VehiculeDetailsDialog(props: RecordDetailsProps<Vehicule>) {
             <Detail label="Sortie de la flotte">{formatDate(v.exitDate)}</Detail>
             <StatusDetails record={v} />
           </DetailList>
-          <ClaimsOf vehicule={v.uuid} />
+          {claims?.(v.uuid)}
           <DocumentsSection documents={v.documents} />
         </>
       )}
