@@ -1,6 +1,6 @@
 /**
  * npm run bench: measures the list endpoints with autocannon against the real server, in four
- * scenarios (BENCH_SCENARIOS=single,many,fair,embedded, all by default; see docs/performance.md):
+ * scenarios (BENCH_SCENARIOS=single,many,fair,embedded,dashboard, all by default; see docs/performance.md):
  *
  * - single: one organization with 100 000 vehicles, 100 000 drivers and 1 000 000 claims (kept
  *   between runs in the database `flotte_bench`); each list endpoint (50 connections, 10 s after
@@ -13,6 +13,10 @@
  *   20. Targets: the typical mix's p99 < 100 ms, no error; the giant answered or 503, never 500.
  * - embedded: 30 typical organizations in a PGlite data folder, the real server on it, the mix
  *   with 10 connections. Target: p99 < 100 ms, no error.
+ *
+ * - dashboard: the giant's insurance figures (loss ratio, frequency, half-differences, every
+ *   breakdown of the dashboard screen) over its five periods, 10 connections, each computed afresh
+ *   (nothing is cached). Targets: p50 < 50 ms and p99 < 150 ms for every endpoint.
  *
  * Then the server's memory (RSS, target < 300 MB). Tables print as they come and go to bench/results/.
  */
@@ -37,7 +41,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const PASSWORD = 'Bench-motdepasse-1';
 const GIANT_EMAIL = 'bench@flotte.fr';
 
-const ALL_SCENARIOS = ['single', 'many', 'fair', 'embedded'] as const;
+const ALL_SCENARIOS = ['single', 'many', 'fair', 'embedded', 'dashboard'] as const;
 type Scenario = (typeof ALL_SCENARIOS)[number];
 const SCENARIOS = new Set(
   (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(','))
@@ -64,6 +68,7 @@ const FAIR_TYPICAL_CONNECTIONS = Number(process.env.BENCH_FAIR_TYPICAL_CONNECTIO
 const FAIR_BASELINE = Number(process.env.BENCH_FAIR_BASELINE ?? Math.min(15, MIX_DURATION));
 const EMBEDDED_ORGS = Number(process.env.BENCH_EMBEDDED_ORGS ?? 30);
 const EMBEDDED_CONNECTIONS = Number(process.env.BENCH_EMBEDDED_CONNECTIONS ?? 10);
+const DASHBOARD_CONNECTIONS = Number(process.env.BENCH_DASHBOARD_CONNECTIONS ?? 10);
 const PGLITE_DIR = path.resolve(process.env.BENCH_PGLITE_DIR ?? path.join(here, '.pglite-data'));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -89,6 +94,22 @@ const pgTransaction = (client: pg.Client) => async (work: (tx: Sql) => Promise<v
     throw error;
   }
 };
+
+/** bench/seed.sql, one statement per blank-line-separated block, comments removed. */
+function seedStatements() {
+  return readFileSync(path.join(here, 'seed.sql'), 'utf8')
+    .split(/;\s*\n\s*\n/)
+    .map((s) => s.replace(/^--.*$/gm, '').trim())
+    .filter(Boolean);
+}
+
+async function giantOrganization(client: pg.Client) {
+  const result = await client.query<{ uuid: string }>(
+    'SELECT ou.organization_uuid AS uuid FROM organization_users ou JOIN users u ON u.uuid = ou.user_uuid WHERE u.email = $1',
+    [GIANT_EMAIL],
+  );
+  return result.rows[0]!.uuid;
+}
 
 async function prepareDatabase(withTypical: boolean): Promise<string> {
   const admin = new pg.Client({ connectionString: baseUrl });
@@ -135,17 +156,15 @@ async function prepareDatabase(withTypical: boolean): Promise<string> {
     await handle.close();
 
     await seed.connect();
-    const statements = readFileSync(path.join(here, 'seed.sql'), 'utf8')
-      .split(/;\s*\n\s*\n/)
-      .map((s) => s.replace(/^--.*$/gm, '').trim())
-      .filter(Boolean);
-    for (const statement of statements) {
+    for (const statement of seedStatements()) {
       const started = Date.now();
       const result = await seed.query(statement, [organizationUuid]);
       console.log(`  ${result.rowCount} lignes insérées en ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
   } else {
     await seed.connect();
+    // A base seeded before the periods existed gets them (the statement adds nothing when they are there).
+    for (const statement of seedStatements().filter((s) => s.startsWith('INSERT INTO indicators'))) await seed.query(statement, [await giantOrganization(seed)]);
   }
 
   if (withTypical) {
@@ -318,6 +337,52 @@ async function singleOrganization(origin: string) {
     '',
     verdict('Listes relues (copie validée par la version du registre)', repeated),
     verdict('Listes calculées à chaque requête (sans cache)', fresh),
+  ]);
+}
+
+// ————————————————————————————— dashboard: the giant's insurance figures —————————————————————————————
+
+async function dashboard(origin: string) {
+  const [token] = await logIn(origin, [GIANT_EMAIL], PASSWORD);
+  const auth = { authorization: `Bearer ${token!}`, 'cache-control': 'no-cache' };
+  const periods = (await (await fetch(`${origin}/api/indicators`, { headers: auth })).json()) as { uuid: string }[];
+  const year = 'startDate=2025-01-01&endDate=2025-12-31';
+  const endpoints: [string, string][] = [
+    ['S/P, fenêtre par défaut (6 mois)', '/api/dashboard/loss-ratio'],
+    ['S/P, une année, déclarés', `/api/dashboard/loss-ratio?${year}&isDeclared=true`],
+    ['S/P, toute la période des sinistres', '/api/dashboard/loss-ratio?startDate=2022-01-01&endDate=2026-12-31'],
+    ['Fréquence, période en cours', '/api/dashboard/claim-frequency'],
+    ['Fréquence, une période, non déclarés', `/api/dashboard/claim-frequency?indicator=${periods[1]?.uuid ?? ''}&isDeclared=false`],
+    ['Demi-différences (5 périodes)', '/api/dashboard/half-differences'],
+    ['Demi-différence en cours', '/api/dashboard/current-half-difference'],
+    ['Limites', '/api/dashboard/config'],
+    ['Sinistres par mois, une année', `/api/dashboard/claims-by-month?${year}`],
+    ['Par garantie, une année', `/api/dashboard/claims-by-guarantee?${year}`],
+    ['Par responsabilité, une année', `/api/dashboard/claims-by-responsibility?${year}`],
+    ['Par catégorie de véhicule, une année', `/api/dashboard/claims-by-category?${year}`],
+    ['Conducteurs les plus responsables, 12 mois', `/api/dashboard/top-drivers?${year}`],
+    ['Taille du parc, une année', `/api/dashboard/fleet-size?${year}`],
+    ['Périodes', '/api/indicators'],
+  ];
+  const results: Result[] = [];
+  for (const [name, url] of endpoints) {
+    await autocannon({ url: origin + url, connections: DASHBOARD_CONNECTIONS, duration: WARMUP, headers: auth });
+    await sleep(1000);
+    const r = await autocannon({ url: origin + url, connections: DASHBOARD_CONNECTIONS, duration: DURATION, headers: auth });
+    results.push({ name, path: url, requests: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx });
+    await sleep(1000);
+  }
+  const failing = results.filter((r) => r.p50 >= 50 || r.p99 >= 150 || r.errors + r.non2xx > 0);
+  section('Tableau de bord de la géante (1 000 000 sinistres, 100 000 véhicules, 5 périodes)', [
+    `${DASHBOARD_CONNECTIONS} connexions, ${DURATION} s par mesure après ${WARMUP} s d'échauffement, chaque réponse calculée à nouveau.`,
+    '',
+    `| Mesure | Requête | req/s | p50 (ms) | p99 (ms) | erreurs |`,
+    `|---|---|---:|---:|---:|---:|`,
+    ...results.map((r) => `| ${r.name} | \`${r.path}\` | ${Math.round(r.requests)} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} |`),
+    '',
+    failing.length === 0
+      ? 'Tableau de bord : objectifs atteints (p50 < 50 ms, p99 < 150 ms, aucune erreur).'
+      : `Tableau de bord : sous l'objectif pour ${failing.map((r) => r.name).join(', ')}.`,
   ]);
 }
 
@@ -544,7 +609,7 @@ async function main() {
   const started = Date.now();
   console.log(`Scénarios : ${[...SCENARIOS].join(', ')}.`);
   const typical = runs('many') || runs('fair');
-  if (runs('single') || typical) {
+  if (runs('single') || runs('dashboard') || typical) {
     console.log(
       `Préparation de la base de mesure (100 000 véhicules, 100 000 conducteurs, 1 000 000 sinistres${typical ? ` ; ${TYPICAL_ORGS} organisations typiques` : ''})…`,
     );
@@ -553,6 +618,9 @@ async function main() {
     try {
       if (runs('single')) {
         await timed(() => singleOrganization(server.origin));
+      }
+      if (runs('dashboard')) {
+        await timed(() => dashboard(server.origin));
       }
       if (typical) {
         const client = new pg.Client({ connectionString: databaseUrl });

@@ -35,3 +35,9 @@ FROM generate_series(1, 1000000) g
 JOIN (SELECT uuid, immatriculation, row_number() OVER (ORDER BY uuid) AS rn FROM vehicules WHERE organization_uuid = $1::uuid) v
   ON v.rn = 1 + (g::bigint * 7919) % 100000
 CROSS JOIN (SELECT array_agg(uuid ORDER BY position) AS guarantees FROM guarantees) gu;
+
+-- Five yearly insurance periods (the dashboard scenario), the last one containing the claims' end.
+INSERT INTO indicators (organization_uuid, start_date, end_date, motors_count, cash_received_cents)
+SELECT $1::uuid, make_date(y, 1, 1), make_date(y, 12, 31), 80000 + (y - 2022) * 4000, (80000 + (y - 2022) * 4000)::bigint * 120000
+FROM generate_series(2022, 2026) y
+WHERE NOT EXISTS (SELECT 1 FROM indicators WHERE organization_uuid = $1::uuid);

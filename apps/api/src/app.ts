@@ -10,8 +10,10 @@ import { ContextCache } from './lib/context-cache.js';
 import { AccessTokens } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { driversRoutes } from './modules/drivers/drivers.routes.js';
 import { environmentsRoutes } from './modules/environments/environments.routes.js';
+import { indicatorsRoutes } from './modules/indicators/indicators.routes.js';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { sinistersRoutes } from './modules/sinisters/sinisters.routes.js';
@@ -160,6 +162,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         await protectedApi.register(driversRoutes);
         await protectedApi.register(vehiculesRoutes);
         await protectedApi.register(sinistersRoutes);
+        await protectedApi.register(indicatorsRoutes);
+        await protectedApi.register(dashboardRoutes);
       });
     },
     { prefix: '/api' },

@@ -43,7 +43,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** Every row the API can write, in one digest: equal before and after means nothing was written. */
-const TABLES = ['users', 'environments', 'environment_tiers', 'environment_users', 'organizations', 'organization_users', 'drivers', 'vehicules', 'sinisters', 'reports', 'register_counts', 'refresh_tokens'];
+const TABLES = ['users', 'environments', 'environment_tiers', 'environment_users', 'organizations', 'organization_users', 'drivers', 'vehicules', 'sinisters', 'reports', 'register_counts', 'refresh_tokens', 'indicators', 'dashboard_configs'];
 const FINGERPRINT = sql.raw(
   `select ${TABLES.map((table) => `(select count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') from ${table} t)`).join(" || ' ' || ")} as digest`,
 );
@@ -79,6 +79,8 @@ const VALID: Record<string, { who: string; body: () => Record<string, unknown> }
     who: 'admin-a',
     body: () => ({ sinisterIntermediateRef: 'REF-1', sinisterDate: '2025-05-05', city: 'Lyon', vehicule: ids.vehicule, driver: ids.driver, totalCost: 10 }),
   },
+  'POST /api/indicators': { who: 'admin-a', body: () => ({ currentIndicators: [{ startDate: '2020-01-01', endDate: '2020-12-31', motorsCount: 3, cashReceived: 300 }] }) },
+  'PUT /api/dashboard/config': { who: 'admin-a', body: () => ({ lossRatioPercentage: 70, claimFrequencyPercentage: 20 }) },
   // Last: it ends the sessions of its caller, who sends nothing else here.
   'POST /api/auth/password': { who: 'user-a', body: () => ({ currentPassword: 'Motdepasse-tests-1', newPassword: 'Un-nouveau-mot-de-passe-1' }) },
 };

@@ -74,3 +74,10 @@ export const RESPONSIBILITY_RATES = [0, 25, 50, 75, 100] as const;
 
 export const REPORT_DESCRIPTION_MAX = 800;
 export const REPORT_TITLE_MAX = 150;
+
+/** Dashboard limits (DOMAIN.md "Limits management"): defaults and the highest accepted threshold, in percent. */
+export const DEFAULT_LOSS_RATIO_PERCENTAGE = 70;
+export const DEFAULT_CLAIM_FREQUENCY_PERCENTAGE = 20;
+export const LIMIT_PERCENTAGE_MAX = 1000;
+/** A limit shows orange within this many points below it, red above it. */
+export const LIMIT_WARNING_POINTS = 10;

@@ -19,3 +19,5 @@ export * from './reports.js';
 export * from './drivers.js';
 export * from './vehicules.js';
 export * from './sinisters.js';
+export * from './indicators.js';
+export * from './dashboard.js';

@@ -78,4 +78,22 @@ describe('demo seed', () => {
     expect(statuses.inProgress!.reserve).toBeGreaterThan(0);
     expect(statuses.open!.reserve).toBeGreaterThan(0);
   });
+
+  it('gives Transports Martin three chained periods and BTP Durand two, so the dashboard is full on first start', async () => {
+    const martin = await t.login('user@demo.fr', 'Demo1234!');
+    const periods = (await t.as(martin, { method: 'GET', url: '/api/indicators' })).json();
+    expect(periods).toHaveLength(3);
+    expect(periods[0].previousIndicatorUuid).toBe(periods[1].uuid);
+    expect(periods[1].previousIndicatorUuid).toBe(periods[2].uuid);
+    expect(periods[2].previousIndicatorUuid).toBeNull();
+    for (const p of periods) expect(p.motorsCount).toBeGreaterThan(0);
+    expect((await t.as(martin, { method: 'GET', url: '/api/indicators/current' })).json()).toMatchObject({ uuid: periods[0].uuid });
+    const lossRatio = (await t.as(martin, { method: 'GET', url: '/api/dashboard/loss-ratio' })).json();
+    expect(lossRatio.earnedPremiums).toBeGreaterThan(0);
+    expect(lossRatio.costOfClaims).toBeGreaterThan(0);
+    expect((await t.as(martin, { method: 'GET', url: '/api/dashboard/current-half-difference' })).json()).toMatchObject({ indicatorUuid: periods[0].uuid, isCurrent: true });
+
+    const durand = await t.login('admin2@demo.fr', 'Demo1234!');
+    expect((await t.as(durand, { method: 'GET', url: '/api/indicators' })).json()).toHaveLength(2);
+  });
 });

@@ -4,6 +4,7 @@ import { withSystem } from '../db/scope.js';
 import { users } from '../db/schema/users.js';
 import { ensureCurrentScope } from '../modules/users/users.service.js';
 import { DURAND_PLAN, MARTIN_PLAN, seedFleet } from './demo-fleet.js';
+import { DURAND_PERIODS, MARTIN_PERIODS, seedPeriods } from './demo-periods.js';
 import { attachToEnvironment, createEnvironment, createOrganization, createUser, linkUser } from './factories.js';
 
 export const DEMO_ACCOUNTS = [
@@ -73,6 +74,8 @@ export async function seedDemo(db: Database, password: string) {
 
     await seedFleet(tx, martin.uuid, MARTIN_PLAN);
     await seedFleet(tx, durand.uuid, DURAND_PLAN);
+    await seedPeriods(tx, martin.uuid, MARTIN_PERIODS);
+    await seedPeriods(tx, durand.uuid, DURAND_PERIODS);
     return [superadmin.uuid, admin.uuid, user.uuid, admin2.uuid];
   });
   for (const uuid of emails) await ensureCurrentScope(db, uuid);

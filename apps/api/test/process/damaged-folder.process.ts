@@ -1,11 +1,10 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PGLITE_EXTENSIONS } from '../../src/db/client.js';
 import { backupFileFrom, cleanUp, fingerprint, freePort, openFolder, ROOT, runCommand, scratch, seededDataDir, spawnServer, startServer } from './harness.js';
 
 afterAll(cleanUp);
@@ -66,7 +65,8 @@ describe('a folder that does not open, a pending migration', () => {
     journal.entries.pop();
     writeFileSync(journalFile, JSON.stringify(journal));
     const dataDir = scratch();
-    const old = await PGlite.create({ dataDir: path.join(dataDir, 'pglite'), extensions: { pg_trgm, unaccent } });
+    // The server's own extensions: whichever migrations run here need them.
+    const old = await PGlite.create({ dataDir: path.join(dataDir, 'pglite'), extensions: PGLITE_EXTENSIONS });
     await migrate(drizzle(old), { migrationsFolder: migrations });
     await old.close();
 

@@ -19,8 +19,9 @@ const holdKind = defineJob({
   name: 'process-test.hold',
   tenant: false,
   payload: z.object({ holdMs: z.number().int().min(0) }),
-  // Short, so that on PostgreSQL a killed worker's job expires quickly.
-  timeoutSeconds: 3,
+  // Short, so that on PostgreSQL a killed worker's job expires quickly; long on the embedded
+  // database, so that only the recovery at start can retry it (not an expiry during a slow start).
+  timeoutSeconds: Number(process.env.JOB_TIMEOUT_SECONDS ?? 3),
   retry: { limit: 2, delaySeconds: 0, backoff: false },
   handler: async ({ jobId, attempt, payload, signal }) => {
     appendFileSync(journal, `start ${jobId} ${process.pid} ${attempt}\n`);

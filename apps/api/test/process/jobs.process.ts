@@ -74,7 +74,7 @@ describe('a job in flight survives kill -9 of its process', () => {
     const dataDir = scratch();
     const journal = path.join(dataDir, 'journal.txt');
     const started = Date.now();
-    await killedInFlightIsRetried({ DATA_DIR: dataDir }, journal, { secondBeforeKill: false, recoveredAtStart: true });
+    await killedInFlightIsRetried({ DATA_DIR: dataDir, JOB_TIMEOUT_SECONDS: '600' }, journal, { secondBeforeKill: false, recoveredAtStart: true });
     process.stdout.write(`PGlite : tâche reprise après kill -9 en ${Date.now() - started} ms (démarrages compris)\n`);
   });
 

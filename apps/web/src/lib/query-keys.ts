@@ -30,6 +30,13 @@ export const queryKeys = {
   sinisters: registerKeys('sinisters'),
   /** A reference list only ROOT edits. */
   guarantees: ['guarantees'] as const,
+  /** The insurance periods (features/indicators). A write to them also makes `dashboard` stale. */
+  indicators: { all: ['indicators'] as const, list: () => ['indicators', 'list'] as const, current: () => ['indicators', 'current'] as const },
+  /**
+   * Every dashboard figure (loss ratio, frequency, half-differences, breakdowns, limits): keep each
+   * under this prefix, so that a write to the periods or the limits refreshes them all.
+   */
+  dashboard: { all: ['dashboard'] as const, config: () => ['dashboard', 'config'] as const },
 };
 
 export type RegisterName = 'drivers' | 'vehicules' | 'sinisters';
