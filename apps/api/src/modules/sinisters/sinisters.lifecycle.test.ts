@@ -102,6 +102,16 @@ describe('a claim’s status, dates and amounts', () => {
     expect(reopened.json()).toMatchObject({ status: 'open', closedAt: null, paidAmount: 480, reserveAmount: 120, totalCost: 600 });
   });
 
+  it('counts paid amounts and reserves in the loss ratio (S/P), as DOMAIN.md says', async () => {
+    const costOfClaims = async () =>
+      (await t.as(user, { method: 'GET', url: '/api/dashboard/loss-ratio?startDate=2025-07-07&endDate=2025-07-07' })).json().costOfClaims;
+    expect(await costOfClaims()).toBe(0);
+    const uuid = await fresh({ status: 'inProgress', paidAmount: 300, reserveAmount: 200, totalCost: undefined });
+    expect(await costOfClaims()).toBe(500);
+    expect((await patch(user, uuid, { status: 'closed', closedAt: '2025-09-30', paidAmount: 480, reserveAmount: 0 })).statusCode).toBe(200);
+    expect(await costOfClaims()).toBe(480);
+  });
+
   it('refuses a claim with nothing paid', async () => {
     const uuid = await fresh({ totalCost: 0 });
     const response = await patch(user, uuid, { status: 'refused', closedAt: todayIso() });
