@@ -64,6 +64,19 @@ describe('demo seed', () => {
     });
     expect(injuries.n).toBeGreaterThan(0);
     expect(injuries.n).toBeLessThan(20);
+    // Every status, with amounts paid and reserved: older claims settled, recent ones still open.
+    const statuses = await t.seed(async (tx) => {
+      const result = (await tx.execute(
+        sql`select status, count(*)::int as n, sum(paid_cents)::float8 as paid, sum(reserve_cents)::float8 as reserve, max(sinister_date) as latest from sinisters group by status`,
+      )) as { rows: { status: string; n: number; paid: number; reserve: number; latest: string }[] };
+      return Object.fromEntries(result.rows.map((row) => [row.status, row]));
+    });
+    expect(Object.keys(statuses).sort()).toEqual(['closed', 'inProgress', 'open', 'refused']);
+    expect(statuses.closed!.reserve).toBe(0);
+    expect(statuses.refused!.paid).toBe(0);
+    expect(statuses.inProgress!.paid).toBeGreaterThan(0);
+    expect(statuses.inProgress!.reserve).toBeGreaterThan(0);
+    expect(statuses.open!.reserve).toBeGreaterThan(0);
   });
 
   it('gives Transports Martin three chained periods and BTP Durand two, so the dashboard is full on first start', async () => {

@@ -154,9 +154,33 @@ export type SinisterInput = {
   isDeclared?: boolean;
   responsibilityRate?: 0 | 25 | 50 | 75 | 100 | null;
   immatriculation?: string | null;
+  /** The claim's cost: its reserve while open or in progress, paid once closed or refused (unless paidCents / reserveCents say). */
   totalCostCents?: number;
+  status?: 'open' | 'inProgress' | 'closed' | 'refused';
+  openedAt?: string | null;
+  /** A closed or refused claim's closing date: its opening day (or the claim's) when not given. */
+  closedAt?: string | null;
+  paidCents?: number;
+  reserveCents?: number;
+  description?: string | null;
   archivedAt?: Date | null;
 };
+
+/** Paid, reserve and closing date of a factory claim, by the rules of decision 024. */
+function claimLifecycle(s: SinisterInput, sinisterDate: string) {
+  const status = s.status ?? 'open';
+  const settled = status === 'closed' || status === 'refused';
+  const total = s.totalCostCents ?? 0;
+  const openedAt = s.openedAt === undefined ? sinisterDate : s.openedAt;
+  return {
+    status,
+    openedAt,
+    closedAt: s.closedAt === undefined ? (settled ? (openedAt ?? sinisterDate) : null) : s.closedAt,
+    paidCents: s.paidCents ?? (settled ? total : 0),
+    reserveCents: s.reserveCents ?? (settled ? 0 : total - (s.paidCents ?? 0)),
+    description: s.description ?? null,
+  };
+}
 
 export async function createSinisters(tx: WriteTx, organizationUuid: string, inputs: SinisterInput[]) {
   if (inputs.length === 0) return [];
@@ -190,7 +214,7 @@ export async function createSinisters(tx: WriteTx, organizationUuid: string, inp
         isDeclared: s.isDeclared ?? false,
         responsibilityRate: s.responsibilityRate === undefined ? null : s.responsibilityRate,
         immatriculation: s.immatriculation ?? (s.vehiculeUuid ? (plates.get(s.vehiculeUuid) ?? null) : null),
-        totalCostCents: s.totalCostCents ?? 0,
+        ...claimLifecycle(s, s.sinisterDate ?? '2026-03-15'),
         archivedAt: s.archivedAt ?? null,
       })),
     )
