@@ -12,12 +12,15 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { formatEuros, type Indicator } from '@flotte/contract';
 import { Suspense, useState } from 'react';
 import { lazyComponent } from '../../../components/lazy-component';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { useCurrentUser } from '../../../lib/auth-store';
-import { formatDate } from '../../../lib/format';
+import { formatDate, plural } from '../../../lib/format';
 import { canHardDelete as isAdministrator } from '../../../lib/permissions';
 import { useDeleteIndicator, useIndicators } from '../api/indicators-api';
 
@@ -34,6 +37,8 @@ export function IndicatorsSection() {
   const remove = useDeleteIndicator();
   const admin = isAdministrator(useCurrentUser());
   const [editing, setEditing] = useState<Editing>(null);
+  // On a phone one line per period, its figures under it: a table's four columns would not fit.
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
 
   const onDelete = async (period: Indicator) => {
     if (!window.confirm(`Supprimer la période du ${formatDate(period.startDate)} au ${formatDate(period.endDate)} ?`)) return;
@@ -64,6 +69,34 @@ export function IndicatorsSection() {
         <Alert severity="error">Les périodes n'ont pas pu être chargées : {periods.error.message}</Alert>
       ) : periods.data.length === 0 ? (
         <Alert severity="info">Aucune période pour l'instant.{admin ? ' Ajoutez la période en cours pour alimenter le tableau de bord.' : ''}</Alert>
+      ) : phone ? (
+        <Box component="ul" aria-label="Périodes d'assurance" sx={{ display: 'grid', gap: 1, listStyle: 'none', m: 0, p: 0 }}>
+          {periods.data.map((period) => {
+            const label = `du ${formatDate(period.startDate)} au ${formatDate(period.endDate)}`;
+            return (
+              <Box component="li" key={period.uuid} sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 1, borderTop: 1, borderColor: 'divider' }}>
+                <Box sx={{ flex: 1, minWidth: 0 }}>
+                  <Typography sx={{ fontWeight: 600 }}>
+                    {formatDate(period.startDate)} → {formatDate(period.endDate)}
+                  </Typography>
+                  <Typography variant="body2" color="textSecondary">
+                    {plural(period.motorsCount, 'véhicule')} en début · {formatEuros(period.cashReceived)} de prime acquise
+                  </Typography>
+                </Box>
+                {admin && (
+                  <Box sx={{ display: 'flex', flexShrink: 0 }}>
+                    <IconButton aria-label={`Modifier la période ${label}`} onClick={() => setEditing({ period })} onMouseEnter={IndicatorFormDialog.preload}>
+                      <EditOutlined />
+                    </IconButton>
+                    <IconButton aria-label={`Supprimer la période ${label}`} onClick={() => void onDelete(period)}>
+                      <DeleteOutlined />
+                    </IconButton>
+                  </Box>
+                )}
+              </Box>
+            );
+          })}
+        </Box>
       ) : (
         <Box sx={{ overflowX: 'auto' }}>
           <Table size="small" aria-labelledby="indicateurs-titre">
