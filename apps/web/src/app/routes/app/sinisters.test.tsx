@@ -359,7 +359,8 @@ describe('Sinistres page', () => {
     expect(vehiculeCalls.map((call) => Object.fromEntries(new URL(call.url).searchParams))).toEqual([
       { page: '1', limit: String(CHOICES_LIMIT), sortBy: 'immatriculation' },
     ]);
-  });
+    // Types into a dozen fields: seconds of user-event on a loaded 2-core machine.
+  }, 45_000);
 
   it('edits a claim from its current values', async () => {
     const { calls } = mockFetch([
