@@ -14,7 +14,6 @@ export type ReportContract = { insurer: string; policyNumber: string; startDate:
 export type ReportBroker = { name: string; contactFirstName: string; contactLastName: string; email: string };
 export type ReportParties = { contract: ReportContract | null; broker: ReportBroker | null };
 
-// eslint-disable-next-line @typescript-eslint/require-await -- the contract and broker services are asynchronous
 export async function reportParties(_db: Database, _ctx: AuthContext): Promise<ReportParties> {
   return { contract: null, broker: null };
 }
