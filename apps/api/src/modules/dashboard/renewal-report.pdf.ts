@@ -15,6 +15,25 @@ import type { RenewalReportData } from './renewal-report.service.js';
 
 const NBSP = '\u00a0';
 const winAnsi = (text: string) => text.replace(/[\u202f\u2009]/g, NBSP);
+
+/** The characters of WinAnsiEncoding besides ASCII and Latin-1: what the standard fonts can draw. */
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+const LOOKALIKES: Record<string, string> = { '≤': '<=', '≥': '>=', '−': '-', '‐': '-', '‑': '-', '\u202f': NBSP, '\u2009': NBSP, '\u2007': NBSP, '′': '’', '″': '”' };
+
+/**
+ * Text the PDF's standard fonts can draw: composed accents, the few look-alikes above, and « ? »
+ * for anything else (another script, an emoji), rather than a wrong glyph.
+ */
+export function winAnsiSafe(text: string): string {
+  let out = '';
+  for (const ch of text.normalize('NFC')) {
+    const code = ch.codePointAt(0)!;
+    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch)) out += ch;
+    else if (ch === '\n') out += ch;
+    else out += LOOKALIKES[ch] ?? '?';
+  }
+  return out;
+}
 let euroFormat: Intl.NumberFormat | undefined;
 let countFormat: Intl.NumberFormat | undefined;
 let decimalFormat: Intl.NumberFormat | undefined;
@@ -76,6 +95,21 @@ const MARGIN = 48;
 const FOOTER = 30;
 
 type Doc = PDFKit.PDFDocument;
+type ChartPoint = { label: string; claims: number; cost: number };
+
+/** Months for a window up to three years; beyond, one bar per year (a bar would be thinner than a line). */
+export const CHART_MONTHS_MAX = 36;
+function chartPoints(months: RenewalReportData['monthly']): { byYear: boolean; points: ChartPoint[] } {
+  if (months.length <= CHART_MONTHS_MAX) return { byYear: false, points: months.map((m) => ({ label: monthLabel(m.month), claims: m.claims, cost: m.cost })) };
+  const years = new Map<string, ChartPoint>();
+  for (const m of months) {
+    const year = years.get(m.month.slice(0, 4)) ?? { label: m.month.slice(0, 4), claims: 0, cost: 0 };
+    year.claims += m.claims;
+    year.cost = Math.round((year.cost + m.cost) * 100) / 100;
+    years.set(year.label, year);
+  }
+  return { byYear: true, points: [...years.values()] };
+}
 type Column<T> = { title: string; width: number; align?: 'left' | 'right' | 'center'; value: (row: T) => string };
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -92,6 +126,9 @@ class ReportWriter {
       lang: 'fr-FR',
       autoFirstPage: false,
     });
+    // Every string goes through winAnsiSafe, the organization's and the claims' included.
+    const text = this.doc.text.bind(this.doc) as (value: string, ...rest: unknown[]) => Doc;
+    this.doc.text = ((value: string, ...rest: unknown[]) => text(winAnsiSafe(String(value)), ...rest)) as Doc['text'];
     this.doc.on('pageAdded', () => this.footer());
     this.doc.addPage();
   }
@@ -115,7 +152,7 @@ class ReportWriter {
       .fontSize(7.5)
       .fillColor(GREY)
       .text(
-        `Rapport de sinistralité · ${this.data.organization} · du ${reportDate(this.data.window.startDate)} au ${reportDate(this.data.window.endDate)} · édité le ${reportDate(this.data.issuedOn)} avec FlotteAssur`,
+        `Rapport de sinistralité · ${this.data.organization} · du ${reportDate(this.data.window.startDate)} au ${reportDate(this.data.window.endDate)} · édité le ${reportDate(this.data.issuedOn)}`,
         MARGIN,
         doc.page.height - MARGIN,
         { width: this.width - 60, lineBreak: false, ellipsis: true, height: 10 },
@@ -241,7 +278,7 @@ class ReportWriter {
   }
 
   /** Bars for the cost of each month (left axis, euros), dots joined by a line for their count (right axis). */
-  monthlyChart(months: RenewalReportData['monthly']) {
+  barChart(months: ChartPoint[]) {
     const { doc } = this;
     const height = 190;
     this.ensure(height + 40);
@@ -265,14 +302,14 @@ class ReportWriter {
     }
     const slot = (right - left) / Math.max(months.length, 1);
     const barWidth = Math.max(Math.min(slot * 0.6, 28), 0.5);
-    const labelEvery = Math.ceil(months.length / 18);
+    const labelEvery = Math.ceil(months.length / Math.floor((right - left) / 40));
     const points: [number, number][] = [];
     months.forEach((m, i) => {
       const cx = left + slot * (i + 0.5);
       const h = costTop === 0 ? 0 : (m.cost / costTop) * plotHeight;
       if (h > 0) doc.rect(cx - barWidth / 2, plotBottom - h, barWidth, h).fillColor(BRAND).fill();
       points.push([cx, plotBottom - (m.claims / claimsTop) * plotHeight]);
-      if (i % labelEvery === 0) doc.fillColor(GREY).fontSize(7).text(monthLabel(m.month), cx - 20, plotBottom + 4, { width: 40, align: 'center', lineBreak: false });
+      if (i % labelEvery === 0) doc.fillColor(GREY).fontSize(7).text(m.label, cx - 20, plotBottom + 4, { width: 40, align: 'center', lineBreak: false });
     });
     if (points.length > 1) {
       doc.moveTo(...points[0]!);
@@ -356,8 +393,9 @@ async function draw(w: ReportWriter, data: RenewalReportData) {
 
   // Monthly chart and breakdowns.
   doc.addPage();
-  w.heading('Évolution mensuelle');
-  w.monthlyChart(data.monthly);
+  const chart = chartPoints(data.monthly);
+  w.heading(chart.byYear ? `Évolution annuelle (fenêtre de plus de ${CHART_MONTHS_MAX} mois)` : 'Évolution mensuelle');
+  w.barChart(chart.points);
   w.note(`${reportCount(data.claimsTotal)} sinistre(s) pour un coût de ${reportEuros(lossRatio.costOfClaims)} sur la période.`);
 
   const tally = (title: string, label: (row: { claims: number; cost: number }) => string) =>
@@ -424,14 +462,14 @@ async function draw(w: ReportWriter, data: RenewalReportData) {
   else {
     await w.table(
       [
-        { title: 'Date', width: 52, value: (c) => reportDate(c.date) },
-        { title: 'Référence', width: 70, value: (c) => c.ref ?? '—' },
-        { title: 'Immatriculation', width: 68, value: (c) => (c.immatriculation ? formatPlate(c.immatriculation) : '—') },
-        { title: 'Conducteur', width: 80, value: (c) => c.driverName ?? '—' },
-        { title: 'Garantie', width: 88, value: (c) => c.guarantee ?? '—' },
-        { title: 'Resp.', width: 34, align: 'right', value: (c) => (c.responsibilityRate === null ? '—' : `${c.responsibilityRate}${NBSP}%`) },
-        { title: 'Déclaré', width: 38, align: 'center', value: (c) => (c.isDeclared ? 'Oui' : 'Non') },
-        { title: 'Coût', width: w.width - 430, align: 'right', value: (c) => reportEuros(c.cost) },
+        { title: 'Date', width: 50, value: (c) => reportDate(c.date) },
+        { title: 'Référence', width: 62, value: (c) => c.ref ?? '—' },
+        { title: 'Immat.', width: 58, value: (c) => (c.immatriculation ? formatPlate(c.immatriculation) : '—') },
+        { title: 'Conducteur', width: 96, value: (c) => c.driverName ?? '—' },
+        { title: 'Garantie', width: 100, value: (c) => c.guarantee ?? '—' },
+        { title: 'Resp.', width: 30, align: 'right', value: (c) => (c.responsibilityRate === null ? '—' : `${c.responsibilityRate}${NBSP}%`) },
+        { title: 'Déclaré', width: 36, align: 'center', value: (c) => (c.isDeclared ? 'Oui' : 'Non') },
+        { title: 'Coût', width: w.width - 432, align: 'right', value: (c) => reportEuros(c.cost) },
       ],
       data.claims,
     );

@@ -5,7 +5,7 @@ import { createDrivers, createOrganization, createSinisters, createUser, createV
 import { pdfText, spaced } from '../../../test/pdf-text.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 import { addMonths } from './dashboard.service.js';
-import { reportCount, reportDate, reportEuros, reportPercent, reportSignedHalf } from './renewal-report.pdf.js';
+import { reportCount, reportDate, reportEuros, reportPercent, reportSignedHalf, winAnsiSafe } from './renewal-report.pdf.js';
 import { fileSlug, REPORT_CLAIMS_MAX } from './renewal-report.service.js';
 
 let t: TestContext;
@@ -210,6 +210,12 @@ describe('French formatting and the file name', () => {
     expect(reportSignedHalf(0.5)).toBe('+0,5');
     expect(reportSignedHalf(-2)).toBe('-2');
     expect(reportCount(1600)).toBe('1\u00a0600');
+  });
+
+  it('keeps what the standard fonts draw (é è à ç œ € « » ’) and never a wrong glyph for the rest', () => {
+    expect(winAnsiSafe('Société Œuvre « à ç è » ’ 12 € — e\u0301t\u00e9')).toBe('Société Œuvre « à ç è » ’ 12 € — été');
+    expect(winAnsiSafe('VUL ≤ 3,5 t, 1\u202f234 − 5')).toBe('VUL <= 3,5 t, 1\u00a0234 - 5');
+    expect(winAnsiSafe('東京 🚚')).toBe('?? ?');
   });
 
   it.each([
