@@ -5,7 +5,7 @@ import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './renewal-report.service.js';
 
 /** The PDF itself: not serialized (a stream), declared for the OpenAPI document. */
-const PdfSchema = z.string().meta({ format: 'binary', description: 'Le rapport au format PDF (application/pdf), en pièce jointe.' });
+const PdfSchema = z.string().meta({ format: 'binary' });
 
 export const renewalReportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -16,8 +16,7 @@ export const renewalReportRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Rapport de sinistralité de la fenêtre, en PDF (couverture, indicateurs et limites, graphique mensuel, répartitions, demi-différences, sinistres)',
         description: `startDate et endDate inclus (par défaut : les six derniers mois) ; isDeclared : true, false ou absent pour tous ; sinistres archivés exclus. La liste des sinistres s’arrête aux ${service.REPORT_CLAIMS_MAX} premiers par date ; une ligne dit combien restent.`,
         querystring: RenewalReportQuerySchema,
-        produces: ['application/pdf'],
-        response: { 200: PdfSchema, ...errorResponses(400, 401, 403) },
+        response: { 200: { description: 'Le rapport (application/pdf), en pièce jointe.', content: { 'application/pdf': { schema: PdfSchema } } }, ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
