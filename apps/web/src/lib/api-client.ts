@@ -189,6 +189,22 @@ export async function api<T = void>(path: string, options: ApiOptions<T> = {}): 
   return readBody(res, schema, method, path);
 }
 
+/** `attachment; filename="x.pdf"` → `x.pdf`; null without a file name. */
+export function attachmentFileName(header: string | null): string | null {
+  const match = header ? /filename="([^"]+)"/i.exec(header) : null;
+  return match?.[1] ?? null;
+}
+
+/**
+ * GETs a file the API makes (a PDF report): the bytes and the file name the server gave. A plain
+ * link cannot carry the bearer token, so downloads go through here; errors are ApiErrors as above.
+ */
+export async function apiDownload(path: string, options: Pick<ApiOptions<unknown>, 'query' | 'signal'> & { accept: string }): Promise<{ blob: Blob; fileName: string | null }> {
+  const res = await authorizedFetch(path, options, { accept: `${options.accept}, application/json` });
+  if (!res.ok) throw await toApiError(res);
+  return { blob: await res.blob(), fileName: attachmentFileName(res.headers.get('content-disposition')) };
+}
+
 /** An answer the web app holds, with the ETag it came with (a list page, a page of choices). */
 export type Held<T> = { data: T; etag: string | null };
 
