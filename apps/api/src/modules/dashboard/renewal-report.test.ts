@@ -6,7 +6,8 @@ import { pdfText, spaced } from '../../../test/pdf-text.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 import { addMonths } from './dashboard.service.js';
 import { reportCount, reportDate, reportEuros, reportPercent, reportSignedHalf, winAnsiSafe } from './renewal-report.pdf.js';
-import { fileSlug, REPORT_CLAIMS_MAX } from './renewal-report.service.js';
+import { renderRenewalReport } from './renewal-report.pdf.js';
+import { fileSlug, REPORT_CLAIMS_MAX, reportData } from './renewal-report.service.js';
 
 let t: TestContext;
 let admin: string;
@@ -14,6 +15,7 @@ let member: string;
 let adminB: string;
 let adminC: string;
 let loner: string;
+let orgAUuid: string;
 const today = todayIso();
 const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 const start = addMonths(today, -6);
@@ -24,6 +26,7 @@ beforeAll(async () => {
   t = await createTestApp();
   await t.seed(async (tx) => {
     const orgA = await createOrganization(tx, { title: ORG_A });
+    orgAUuid = orgA.uuid;
     const orgB = await createOrganization(tx, { title: 'Logistique Bêta' });
     const orgC = await createOrganization(tx, { title: 'Grande Flotte' });
     await createUser(tx, { email: 'loner@alpha.fr', roles: ['USER'] });
@@ -178,6 +181,26 @@ describe('the renewal report', () => {
     expect(text).toContain(spaced(`… et ${reportCount(total - REPORT_CLAIMS_MAX)} autre(s) sinistre(s) non listé(s)`));
     expect(text).toContain(spaced(`les ${reportCount(total)} sinistres`));
   }, 60_000);
+});
+
+describe('the contract and the broker on the cover', () => {
+  it('are printed when the organization has them (parties wired at merge)', async () => {
+    const ctx = { userUuid: '00000000-0000-4000-8000-000000000001', sessionUuid: '00000000-0000-4000-8000-000000000002', roles: ['USER'] as const, organizationUuid: orgAUuid, organizationUserUuid: null, environmentUuids: [] };
+    const data = await reportData(t.app.db, ctx, { startDate: start, endDate: today }, today);
+    expect(data.parties).toEqual({ contract: null, broker: null });
+    const parties = {
+      contract: { insurer: 'Mutuelle d’Assurance des Transporteurs', policyNumber: 'FL-2026-0042', startDate: '2026-01-01', renewalDate: '2027-01-01', annualPremium: 48_250.5 },
+      broker: { name: 'Cabinet Lefèvre Courtage', contactFirstName: 'Hélène', contactLastName: 'Lefèvre', email: 'helene@lefevre-courtage.fr' },
+    };
+    const chunks: Buffer[] = [];
+    for await (const chunk of renderRenewalReport({ ...data, parties })) chunks.push(chunk as Buffer);
+    const { pages } = await pdfText(Buffer.concat(chunks));
+    expect(pages[0]).toContain(
+      spaced(`Contrat flotte Assureur Mutuelle d’Assurance des Transporteurs N° de police FL-2026-0042 Date d’effet 01/01/2026 Échéance 01/01/2027 Prime annuelle ${reportEuros(48_250.5)}`),
+    );
+    expect(pages[0]).toContain('Intermédiaire d’assurance Cabinet Cabinet Lefèvre Courtage Contact Hélène Lefèvre E-mail helene@lefevre-courtage.fr');
+    expect(pages[0]).not.toContain('Non renseigné');
+  });
 });
 
 describe('refusals', () => {
