@@ -291,7 +291,8 @@ class ReportWriter {
     const maxCost = Math.max(...months.map((m) => m.cost), 0);
     const maxClaims = Math.max(...months.map((m) => m.claims), 0);
     const costTop = niceCeiling(maxCost);
-    const claimsTop = Math.max(niceCeiling(maxClaims), 1);
+    // Whole claims on each of the four steps of the right axis.
+    const claimsTop = Math.max(Math.ceil(maxClaims / 4) * 4, 4);
     // Axes and grid: five steps on each side.
     doc.font('Helvetica').fontSize(7).lineWidth(0.4);
     for (let i = 0; i <= 4; i++) {
