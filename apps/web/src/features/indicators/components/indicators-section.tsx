@@ -1,3 +1,4 @@
+import { SectionCard } from '../../../components/section-card';
 import Add from '@mui/icons-material/Add';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
@@ -11,7 +12,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Typography from '@mui/material/Typography';
 import { formatEuros, type Indicator } from '@flotte/contract';
 import { Suspense, useState } from 'react';
 import { lazyComponent } from '../../../components/lazy-component';
@@ -46,21 +46,18 @@ export function IndicatorsSection() {
   };
 
   return (
-    <Box component="section" aria-labelledby="indicators-title" sx={{ display: 'grid', gap: 2 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
-        <Typography id="indicators-title" component="h2" variant="h6">
-          Indicateurs
-        </Typography>
-        {admin && (
+    <SectionCard
+      id="indicateurs"
+      title="Indicateurs"
+      description="Chaque période d'assurance (exercice) : le nombre de véhicules assurés à son début et la prime acquise. Le S/P, la fréquence et la demi-différence en découlent."
+      action={
+        admin && (
           <Button startIcon={<Add />} variant="outlined" onClick={() => setEditing({})} onMouseEnter={IndicatorFormDialog.preload} onFocus={IndicatorFormDialog.preload}>
             Ajouter une période
           </Button>
-        )}
-      </Box>
-      <Typography variant="body2" color="textSecondary">
-        Chaque période d'assurance (exercice) : le nombre de véhicules assurés à son début et la prime acquise. Le S/P, la fréquence et la demi-différence en
-        découlent.
-      </Typography>
+        )
+      }
+    >
       {periods.isPending ? (
         <CircularProgress size={24} aria-label="Chargement des périodes" />
       ) : periods.isError ? (
@@ -69,7 +66,7 @@ export function IndicatorsSection() {
         <Alert severity="info">Aucune période pour l'instant.{admin ? ' Ajoutez la période en cours pour alimenter le tableau de bord.' : ''}</Alert>
       ) : (
         <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small" aria-labelledby="indicators-title">
+          <Table size="small" aria-labelledby="indicateurs-titre">
             <TableHead>
               <TableRow>
                 <TableCell>Période</TableCell>
@@ -108,6 +105,6 @@ export function IndicatorsSection() {
           <IndicatorFormDialog key={editing.period?.uuid ?? 'new'} open period={editing.period} onClose={() => setEditing(null)} />
         </Suspense>
       )}
-    </Box>
+    </SectionCard>
   );
 }
