@@ -1,4 +1,4 @@
-import { formatPlate, vehiculeTypeLabel } from '@flotte/contract';
+import { formatPlate, SINISTER_STATUS_LABELS, vehiculeTypeLabel } from '@flotte/contract';
 import PDFDocument from 'pdfkit';
 import type { Readable } from 'node:stream';
 import type { RenewalReportData } from './renewal-report.service.js';
@@ -117,6 +117,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 class ReportWriter {
   readonly doc: Doc;
   private pageNumber = 0;
+  private layout: 'portrait' | 'landscape' = 'portrait';
 
   constructor(private readonly data: RenewalReportData) {
     this.doc = new PDFDocument({
@@ -130,7 +131,13 @@ class ReportWriter {
     const text = this.doc.text.bind(this.doc) as (value: string, ...rest: unknown[]) => Doc;
     this.doc.text = ((value: string, ...rest: unknown[]) => text(winAnsiSafe(String(value)), ...rest)) as Doc['text'];
     this.doc.on('pageAdded', () => this.footer());
-    this.doc.addPage();
+    this.newPage();
+  }
+
+  /** A new page, in the layout of the last one unless told (the claims list is landscape). */
+  newPage(layout = this.layout) {
+    this.layout = layout;
+    this.doc.addPage({ size: 'A4', layout, margins: { top: MARGIN, bottom: MARGIN + FOOTER, left: MARGIN, right: MARGIN } });
   }
 
   get width() {
@@ -166,7 +173,7 @@ class ReportWriter {
 
   /** Starts a new page unless `height` points are left on this one. */
   ensure(height: number) {
-    if (this.doc.y + height > this.bottom) this.doc.addPage();
+    if (this.doc.y + height > this.bottom) this.newPage();
   }
 
   heading(text: string) {
@@ -248,7 +255,7 @@ class ReportWriter {
     let n = 0;
     const line = (row: T, bold: boolean) => {
       if (doc.y + rowHeight > this.bottom) {
-        doc.addPage();
+        this.newPage();
         this.tableHeader(columns);
       }
       const y = doc.y;
@@ -393,7 +400,7 @@ async function draw(w: ReportWriter, data: RenewalReportData) {
   }
 
   // Monthly chart and breakdowns.
-  doc.addPage();
+  w.newPage();
   const chart = chartPoints(data.monthly);
   w.heading(chart.byYear ? `Évolution annuelle (fenêtre de plus de ${CHART_MONTHS_MAX} mois)` : 'Évolution mensuelle');
   w.barChart(chart.points);
@@ -456,21 +463,24 @@ async function draw(w: ReportWriter, data: RenewalReportData) {
     w.note('* période en cours : N1 compté aujourd’hui. Prime unitaire = prime de la période / N0 ; régularisation positive : dû par l’entreprise, négative : remboursé par l’assureur.');
   }
 
-  // Claims.
-  doc.addPage();
+  // Claims, landscape: each with its status and amounts.
+  w.newPage('landscape');
   w.heading('Sinistres de la période');
   if (data.claims.length === 0) w.note('Aucun sinistre sur la période.');
   else {
     await w.table(
       [
-        { title: 'Date', width: 50, value: (c) => reportDate(c.date) },
-        { title: 'Référence', width: 62, value: (c) => c.ref ?? '—' },
-        { title: 'Immat.', width: 58, value: (c) => (c.immatriculation ? formatPlate(c.immatriculation) : '—') },
-        { title: 'Conducteur', width: 86, value: (c) => c.driverName ?? '—' },
-        { title: 'Garantie', width: 110, value: (c) => c.guarantee ?? '—' },
-        { title: 'Resp.', width: 30, align: 'right', value: (c) => (c.responsibilityRate === null ? '—' : `${c.responsibilityRate}${NBSP}%`) },
+        { title: 'Date', width: 52, value: (c) => reportDate(c.date) },
+        { title: 'Référence', width: 66, value: (c) => c.ref ?? '—' },
+        { title: 'Immat.', width: 60, value: (c) => (c.immatriculation ? formatPlate(c.immatriculation) : '—') },
+        { title: 'Conducteur', width: 100, value: (c) => c.driverName ?? '—' },
+        { title: 'Garantie', width: 120, value: (c) => c.guarantee ?? '—' },
+        { title: 'Statut', width: 52, value: (c) => SINISTER_STATUS_LABELS[c.status] },
+        { title: 'Resp.', width: 32, align: 'right', value: (c) => (c.responsibilityRate === null ? '—' : `${c.responsibilityRate}${NBSP}%`) },
         { title: 'Déclaré', width: 36, align: 'center', value: (c) => (c.isDeclared ? 'Oui' : 'Non') },
-        { title: 'Coût', width: w.width - 432, align: 'right', value: (c) => reportEuros(c.cost) },
+        { title: 'Réglé', width: 76, align: 'right', value: (c) => reportEuros(c.paid) },
+        { title: 'Provision', width: 76, align: 'right', value: (c) => reportEuros(c.reserve) },
+        { title: 'Coût total', width: w.width - 670, align: 'right', value: (c) => reportEuros(c.cost) },
       ],
       data.claims,
     );

@@ -27,6 +27,9 @@ export type ReportClaimRow = {
   city: string | null;
   responsibility_rate: number | null;
   is_declared: boolean;
+  status: string;
+  paid_cents: string;
+  reserve_cents: string;
   cost_cents: string;
 };
 
@@ -35,7 +38,7 @@ export function claimsOfWindow(tx: ReadTx, w: ClaimWindow, limit: number) {
   return rows<ReportClaimRow>(
     tx,
     sql`select s.sinister_date::text, s.sinister_intermediate_ref as ref, s.immatriculation, s.driver_name, g.label as guarantee, s.city,
-        s.responsibility_rate, s.is_declared, s.total_cost_cents::text as cost_cents
+        s.responsibility_rate, s.is_declared, s.status, s.paid_cents::text, s.reserve_cents::text, s.total_cost_cents::text as cost_cents
       from sinisters s left join guarantees g on g.uuid = s.guarantee_uuid
       where s.archived_at is null and s.sinister_date between ${w.startDate}::date and ${w.endDate}::date${declared}
       order by s.sinister_date, s.sinister_intermediate_ref nulls last, s.uuid

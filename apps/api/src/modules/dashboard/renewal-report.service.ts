@@ -1,4 +1,4 @@
-import { centsToEuros, type ClaimFrequency, type DashboardConfig, type HalfDifference, type LossRatio } from '@flotte/contract';
+import { centsToEuros, type SinisterStatus, type ClaimFrequency, type DashboardConfig, type HalfDifference, type LossRatio } from '@flotte/contract';
 import type { Readable } from 'node:stream';
 import type { Database } from '../../db/client.js';
 import { readTenant } from '../../db/scope.js';
@@ -24,6 +24,9 @@ export type ReportClaim = {
   city: string | null;
   responsibilityRate: number | null;
   isDeclared: boolean;
+  status: SinisterStatus;
+  paid: number;
+  reserve: number;
   cost: number;
 };
 
@@ -103,6 +106,9 @@ export async function reportData(db: Database, ctx: AuthContext, q: dashboard.Wi
       city: r.city,
       responsibilityRate: r.responsibility_rate,
       isDeclared: r.is_declared,
+      status: r.status as SinisterStatus,
+      paid: centsToEuros(Number(r.paid_cents)),
+      reserve: centsToEuros(Number(r.reserve_cents)),
       cost: centsToEuros(Number(r.cost_cents)),
     })),
     claimsTotal: monthly.reduce((sum, m) => sum + m.claims, 0),

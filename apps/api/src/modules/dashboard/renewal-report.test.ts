@@ -6,8 +6,7 @@ import { pdfText, spaced } from '../../../test/pdf-text.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 import { addMonths } from './dashboard.service.js';
 import { reportCount, reportDate, reportEuros, reportPercent, reportSignedHalf, winAnsiSafe } from './renewal-report.pdf.js';
-import { renderRenewalReport } from './renewal-report.pdf.js';
-import { fileSlug, REPORT_CLAIMS_MAX, reportData } from './renewal-report.service.js';
+import { fileSlug, REPORT_CLAIMS_MAX } from './renewal-report.service.js';
 
 let t: TestContext;
 let admin: string;
@@ -15,7 +14,6 @@ let member: string;
 let adminB: string;
 let adminC: string;
 let loner: string;
-let orgAUuid: string;
 const today = todayIso();
 const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 const start = addMonths(today, -6);
@@ -26,7 +24,6 @@ beforeAll(async () => {
   t = await createTestApp();
   await t.seed(async (tx) => {
     const orgA = await createOrganization(tx, { title: ORG_A });
-    orgAUuid = orgA.uuid;
     const orgB = await createOrganization(tx, { title: 'Logistique Bêta' });
     const orgC = await createOrganization(tx, { title: 'Grande Flotte' });
     await createUser(tx, { email: 'loner@alpha.fr', roles: ['USER'] });
@@ -52,7 +49,7 @@ beforeAll(async () => {
     ]);
     const [driver] = await createDrivers(tx, orgA.uuid, [{ firstName: 'Élodie', lastName: 'Garçon' }]);
     await createSinisters(tx, orgA.uuid, [
-      { sinisterIntermediateRef: 'ALPHA-001', sinisterDate: addMonths(today, -5), isDeclared: true, totalCostCents: 123_456, guaranteeLabel: 'Bris de glace', vehiculeUuid: vehicule!.uuid, driverUuid: driver!.uuid, responsibilityRate: 100 },
+      { sinisterIntermediateRef: 'ALPHA-001', sinisterDate: addMonths(today, -5), isDeclared: true, status: 'inProgress', paidCents: 34_456, reserveCents: 89_000, guaranteeLabel: 'Bris de glace', vehiculeUuid: vehicule!.uuid, driverUuid: driver!.uuid, responsibilityRate: 100 },
       { sinisterIntermediateRef: 'ALPHA-002', sinisterDate: addMonths(today, -2), isDeclared: false, totalCostCents: 45_000, responsibilityRate: 50 },
       { sinisterIntermediateRef: 'ALPHA-003', sinisterDate: today, isDeclared: true, totalCostCents: 1_000_001 },
       { sinisterIntermediateRef: 'ALPHA-ARCHIVE', sinisterDate: addMonths(today, -1), isDeclared: true, totalCostCents: 9_900, archivedAt: new Date() },
@@ -136,7 +133,9 @@ describe('the renewal report', () => {
     // The claims of the window, and none other.
     const claims = pages.at(-1)!;
     expect(claims).toContain('Sinistres de la période');
-    expect(claims).toContain(spaced(`${reportDate(addMonths(today, -5))} ALPHA-001 CD-201-EF Élodie Garçon Bris de glace 100 % Oui ${reportEuros(1_234.56)}`));
+    expect(claims).toContain(
+      spaced(`${reportDate(addMonths(today, -5))} ALPHA-001 CD-201-EF Élodie Garçon Bris de glace En cours 100 % Oui ${reportEuros(344.56)} ${reportEuros(890)} ${reportEuros(1_234.56)}`),
+    );
     for (const ref of ['ALPHA-002', 'ALPHA-003']) expect(claims).toContain(ref);
     for (const ref of ['ALPHA-ARCHIVE', 'ALPHA-AVANT', 'BETA-SECRET', 'GF-00000']) expect(text).not.toContain(ref);
     expect(text).not.toContain('autre(s) sinistre(s) non listé(s)');
@@ -184,22 +183,21 @@ describe('the renewal report', () => {
 });
 
 describe('the contract and the broker on the cover', () => {
-  it('are printed when the organization has them (parties wired at merge)', async () => {
-    const ctx = { userUuid: '00000000-0000-4000-8000-000000000001', sessionUuid: '00000000-0000-4000-8000-000000000002', roles: ['USER'] as const, organizationUuid: orgAUuid, organizationUserUuid: null, environmentUuids: [] };
-    const data = await reportData(t.app.db, ctx, { startDate: start, endDate: today }, today);
-    expect(data.parties).toEqual({ contract: null, broker: null });
-    const parties = {
-      contract: { insurer: 'Mutuelle d’Assurance des Transporteurs', policyNumber: 'FL-2026-0042', startDate: '2026-01-01', renewalDate: '2027-01-01', annualPremium: 48_250.5 },
-      broker: { name: 'Cabinet Lefèvre Courtage', contactFirstName: 'Hélène', contactLastName: 'Lefèvre', email: 'helene@lefevre-courtage.fr' },
-    };
-    const chunks: Buffer[] = [];
-    for await (const chunk of renderRenewalReport({ ...data, parties })) chunks.push(chunk as Buffer);
-    const { pages } = await pdfText(Buffer.concat(chunks));
+  it('are the contract in force and the current intermediary, when the organization has them', async () => {
+    const contract = { insurer: 'Mutuelle d’Assurance des Transporteurs', policyNumber: 'FL-2026-0042', startDate: '2026-01-01', renewalDate: '2027-01-01', annualPremium: 48_250.5, guarantees: [] };
+    expect((await t.as(adminB, { method: 'POST', url: '/api/contract/create-or-update', payload: contract })).statusCode).toBeLessThan(300);
+    const broker = { name: 'Cabinet Lefèvre Courtage', contactFirstName: 'Hélène', contactLastName: 'Lefèvre', email: 'helene@lefevre-courtage.fr', productionEmail: 'production@lefevre-courtage.fr' };
+    expect((await t.as(adminB, { method: 'POST', url: '/api/insurance-intermediary', payload: broker })).statusCode).toBeLessThan(300);
+    const { pages } = await pdfText((await report(adminB, `?startDate=${start}&endDate=${today}`)).rawPayload);
     expect(pages[0]).toContain(
-      spaced(`Contrat flotte Assureur Mutuelle d’Assurance des Transporteurs N° de police FL-2026-0042 Date d’effet 01/01/2026 Échéance 01/01/2027 Prime annuelle ${reportEuros(48_250.5)}`),
+      spaced(
+        `Contrat flotte Assureur ${contract.insurer} N° de police FL-2026-0042 Date d’effet ${reportDate(contract.startDate)} Échéance ${reportDate(contract.renewalDate)} Prime annuelle ${reportEuros(48_250.5)}`,
+      ),
     );
     expect(pages[0]).toContain('Intermédiaire d’assurance Cabinet Cabinet Lefèvre Courtage Contact Hélène Lefèvre E-mail helene@lefevre-courtage.fr');
     expect(pages[0]).not.toContain('Non renseigné');
+    // The first organization still has neither.
+    expect((await pdfText((await report(member)).rawPayload)).pages[0]).toContain('Contrat flotte Non renseigné Intermédiaire d’assurance Non renseigné');
   });
 });
 
