@@ -74,7 +74,7 @@ function isRefreshResponse(body: unknown): body is RefreshResponse {
   return isRecord(body) && isRecord(body.tokens) && typeof body.tokens.access_token === 'string';
 }
 
-async function toApiError(res: Response): Promise<ApiError> {
+export async function toApiError(res: Response): Promise<ApiError> {
   const body: unknown = await res.json().catch(() => null);
   const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
   if (isErrorEnvelope(body)) {
@@ -123,7 +123,7 @@ function currentRoute(): string {
  * Sends one call, with the bearer token, and on a 401 refreshes the session once and sends it
  * again. Answers the response, whatever its status, except a final 401 (the session is over).
  */
-async function authorizedFetch(path: string, options: Omit<ApiOptions<unknown>, 'schema'>, extraHeaders: Record<string, string> = {}): Promise<Response> {
+export async function authorizedFetch(path: string, options: Omit<ApiOptions<unknown>, 'schema'>, extraHeaders: Record<string, string> = {}): Promise<Response> {
   const { method = 'GET', body, query, signal, retryOnUnauthorized = true } = options;
   const url = buildUrl(path, query);
 
@@ -187,22 +187,6 @@ export async function api<T = void>(path: string, options: ApiOptions<T> = {}): 
   const res = await authorizedFetch(path, options);
   if (!res.ok) throw await toApiError(res);
   return readBody(res, schema, method, path);
-}
-
-/** `attachment; filename="x.pdf"` → `x.pdf`; null without a file name. */
-export function attachmentFileName(header: string | null): string | null {
-  const match = header ? /filename="([^"]+)"/i.exec(header) : null;
-  return match?.[1] ?? null;
-}
-
-/**
- * GETs a file the API makes (a PDF report): the bytes and the file name the server gave. A plain
- * link cannot carry the bearer token, so downloads go through here; errors are ApiErrors as above.
- */
-export async function apiDownload(path: string, options: Pick<ApiOptions<unknown>, 'query' | 'signal'> & { accept: string }): Promise<{ blob: Blob; fileName: string | null }> {
-  const res = await authorizedFetch(path, options, { accept: `${options.accept}, application/json` });
-  if (!res.ok) throw await toApiError(res);
-  return { blob: await res.blob(), fileName: attachmentFileName(res.headers.get('content-disposition')) };
 }
 
 /** An answer the web app holds, with the ETag it came with (a list page, a page of choices). */

@@ -2,7 +2,7 @@ import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { snackbar } from '../../../components/snackbar/snackbar';
-import { apiDownload } from '../../../lib/api-client';
+import { apiDownload } from '../../../lib/api-download';
 
 export type RenewalReportButtonProps = {
   /** The dashboard's window (YYYY-MM-DD, both days included); the API's default when absent. */
