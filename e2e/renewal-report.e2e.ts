@@ -54,6 +54,11 @@ describe('the renewal report', () => {
     expect(text).toContain(`Période du ${frDate(lossRatio.startDate)} au ${frDate(lossRatio.endDate)}`);
     expect(text).toContain(`Coût des sinistres : ${frEuros(lossRatio.costOfClaims)} ; primes acquises : ${frEuros(lossRatio.earnedPremiums)}.`);
     expect(text).toContain('Sinistres de la période');
+    // The cover's contract and broker, as /parameters shows them.
+    const [contract] = (await api.call('GET', '/api/contract')) as { insurer: string; policyNumber: string }[];
+    const broker = (await api.call('GET', '/api/insurance-intermediary/current')) as { name: string } | null;
+    expect(text).toContain(contract ? `N° de police ${contract.policyNumber}` : 'Contrat flotte Non renseigné');
+    expect(text).toContain(broker ? `Cabinet ${broker.name}` : 'Intermédiaire d’assurance Non renseigné');
     expect(text).not.toContain('BTP Durand');
     await expect.poll(() => button.isEnabled()).toBe(true);
     await screenshot(page, 'renewal-report-1366');
