@@ -11,6 +11,7 @@ import { AccessTokens } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { renewalReportRoutes } from './modules/dashboard/renewal-report.routes.js';
 import { driversRoutes } from './modules/drivers/drivers.routes.js';
 import { insuranceContractRoutes } from './modules/insurance-contract/insurance-contract.routes.js';
 import { insuranceIntermediaryRoutes } from './modules/insurance-intermediary/insurance-intermediary.routes.js';
@@ -166,6 +167,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         await protectedApi.register(sinistersRoutes);
         await protectedApi.register(indicatorsRoutes);
         await protectedApi.register(dashboardRoutes);
+        await protectedApi.register(renewalReportRoutes);
         await protectedApi.register(insuranceContractRoutes);
         await protectedApi.register(insuranceIntermediaryRoutes);
       });

@@ -90,3 +90,7 @@ export const TopDriversSchema = z.array(
   z.object({ driverUuid: z.uuid(), firstName: z.string(), lastName: z.string(), atFaultClaims: z.number().int(), cost: z.number() }),
 );
 export const FleetSizeSchema = z.array(z.object({ date: z.iso.date(), vehicles: z.number().int() }));
+
+/** The renewal report (a PDF) covers the dashboard's window, with the same filters. */
+export const RenewalReportQuerySchema = DashboardWindowQuerySchema;
+export type RenewalReportQuery = DashboardWindowQuery;

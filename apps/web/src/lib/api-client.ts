@@ -74,7 +74,7 @@ function isRefreshResponse(body: unknown): body is RefreshResponse {
   return isRecord(body) && isRecord(body.tokens) && typeof body.tokens.access_token === 'string';
 }
 
-async function toApiError(res: Response): Promise<ApiError> {
+export async function toApiError(res: Response): Promise<ApiError> {
   const body: unknown = await res.json().catch(() => null);
   const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
   if (isErrorEnvelope(body)) {
@@ -123,7 +123,7 @@ function currentRoute(): string {
  * Sends one call, with the bearer token, and on a 401 refreshes the session once and sends it
  * again. Answers the response, whatever its status, except a final 401 (the session is over).
  */
-async function authorizedFetch(path: string, options: Omit<ApiOptions<unknown>, 'schema'>, extraHeaders: Record<string, string> = {}): Promise<Response> {
+export async function authorizedFetch(path: string, options: Omit<ApiOptions<unknown>, 'schema'>, extraHeaders: Record<string, string> = {}): Promise<Response> {
   const { method = 'GET', body, query, signal, retryOnUnauthorized = true } = options;
   const url = buildUrl(path, query);
 

@@ -34,7 +34,7 @@ export function mockFetch(routes: MockRoute[]) {
     const answer = route.respond ? route.respond(request, call) : { status: route.status, body: route.body, headers: route.headers };
     const status = answer.status ?? 200;
     return Promise.resolve(
-      new Response(status === 204 || status === 304 || answer.body === undefined ? null : JSON.stringify(answer.body), {
+      new Response(status === 204 || status === 304 || answer.body === undefined ? null : ArrayBuffer.isView(answer.body) ? (answer.body as Uint8Array<ArrayBuffer>) : JSON.stringify(answer.body), {
         status,
         headers: { 'content-type': 'application/json', ...answer.headers },
       }),

@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import type { ComponentType } from 'react';
 import { DocumentTitle } from '../../../components/document-title';
+import { RenewalReportButton } from '../../../features/renewal-report/components/renewal-report-button';
 import { useCurrentUser } from '../../../lib/auth-store';
 
 const UPCOMING: { title: string; text: string; icon: ComponentType<SvgIconProps> }[] = [
@@ -43,6 +44,12 @@ export default function DashboardRoute() {
   return (
     <Box sx={{ display: 'grid', gap: 3 }}>
       <DocumentTitle title="Tableau de bord" />
+      {/* Until the dashboard screen (branch `dashboard`) lands: the report of the default window, in its header's actions. */}
+      {organization && (
+        <Box sx={{ justifySelf: 'end' }}>
+          <RenewalReportButton />
+        </Box>
+      )}
       <Box>
         <Typography component="h1" variant="h4">
           Tableau de bord
