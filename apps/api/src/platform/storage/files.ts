@@ -60,9 +60,22 @@ export async function commit(storage: ObjectStorage, file: Pick<StagedFile, 'key
   try {
     await storage.move(temporaryKeyOf(file.key), file.key);
   } catch (error) {
-    if (error instanceof NotFoundError && (await storage.exists(file.key))) return;
+    if (error instanceof NotFoundError && (await movedByAnother(storage, file.key))) return;
     throw error;
   }
+}
+
+/**
+ * The source is gone: another process moved it. Its copy may still be being written on a store
+ * whose writes are not atomic (s3rver rewrites the target in place; S3 itself is atomic), so the
+ * final key is looked for a few times before the move is said to have failed.
+ */
+async function movedByAnother(storage: ObjectStorage, key: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (await storage.exists(key)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+  }
+  return false;
 }
 
 /** Removes a staged file whose row will never exist (refused, transaction failed). */
