@@ -22,6 +22,7 @@ import { windowQuery, type DashboardWindow } from '../utils/dashboard-window';
 
 // GET /api/dashboard/…: every figure under queryKeys.dashboard (a write to the periods or the
 // limits refreshes them all). Schemas check the answers in development and tests only (decision 015).
+// `dev ? Schema : undefined` at each call: the build folds it and leaves the schemas out.
 const dev = import.meta.env.DEV;
 
 export type MonthlyClaims = z.infer<typeof MonthlyClaimsSchema>;
@@ -30,11 +31,11 @@ export type ClaimsByResponsibility = z.infer<typeof ClaimsByResponsibilitySchema
 export type TopDrivers = z.infer<typeof TopDriversSchema>;
 export type FleetSize = z.infer<typeof FleetSizeSchema>;
 
-function figure<T>(name: string, schema: z.ZodType<T>, query: Record<string, string> = {}) {
+function figure<T>(name: string, schema: z.ZodType<T> | undefined, query: Record<string, string> = {}) {
   const search = new URLSearchParams(query).toString();
   return queryOptions({
     queryKey: queryKeys.dashboard.figure(name, query),
-    queryFn: ({ signal }) => api<T>(`/api/dashboard/${name}${search ? `?${search}` : ''}`, { schema: dev ? schema : undefined, signal }),
+    queryFn: ({ signal }) => api<T>(`/api/dashboard/${name}${search ? `?${search}` : ''}`, { schema, signal }),
   });
 }
 
@@ -42,23 +43,23 @@ function figure<T>(name: string, schema: z.ZodType<T>, query: Record<string, str
 export const windowFigures = (window: DashboardWindow) => {
   const q = windowQuery(window);
   return {
-    lossRatio: figure<LossRatio>('loss-ratio', LossRatioSchema, q),
-    monthly: figure<MonthlyClaims>('claims-by-month', MonthlyClaimsSchema, q),
-    byGuarantee: figure<ClaimsByGuarantee>('claims-by-guarantee', ClaimsByGuaranteeSchema, q),
-    byResponsibility: figure<ClaimsByResponsibility>('claims-by-responsibility', ClaimsByResponsibilitySchema, q),
-    topDrivers: figure<TopDrivers>('top-drivers', TopDriversSchema, q),
-    fleetSize: figure<FleetSize>('fleet-size', FleetSizeSchema, q),
+    lossRatio: figure<LossRatio>('loss-ratio', dev ? LossRatioSchema : undefined, q),
+    monthly: figure<MonthlyClaims>('claims-by-month', dev ? MonthlyClaimsSchema : undefined, q),
+    byGuarantee: figure<ClaimsByGuarantee>('claims-by-guarantee', dev ? ClaimsByGuaranteeSchema : undefined, q),
+    byResponsibility: figure<ClaimsByResponsibility>('claims-by-responsibility', dev ? ClaimsByResponsibilitySchema : undefined, q),
+    topDrivers: figure<TopDrivers>('top-drivers', dev ? TopDriversSchema : undefined, q),
+    fleetSize: figure<FleetSize>('fleet-size', dev ? FleetSizeSchema : undefined, q),
   };
 };
 
 /** The claim frequency of the current period (404 when no period contains today: `retry` off). */
 export function claimFrequencyOptions(declared: DashboardWindow['declared']) {
   const q: Record<string, string> = declared === 'all' ? {} : { isDeclared: String(declared === 'declared') };
-  return { ...figure<ClaimFrequency>('claim-frequency', ClaimFrequencySchema, q), retry: false };
+  return { ...figure<ClaimFrequency>('claim-frequency', dev ? ClaimFrequencySchema : undefined, q), retry: false };
 }
 
-export const halfDifferencesOptions = () => figure<HalfDifference[]>('half-differences', HalfDifferenceListSchema);
-export const currentHalfDifferenceOptions = () => figure<HalfDifference | null>('current-half-difference', CurrentHalfDifferenceSchema);
+export const halfDifferencesOptions = () => figure<HalfDifference[]>('half-differences', dev ? HalfDifferenceListSchema : undefined);
+export const currentHalfDifferenceOptions = () => figure<HalfDifference | null>('current-half-difference', dev ? CurrentHalfDifferenceSchema : undefined);
 
 /** The limits, under the same key as the /parameters page's (features/indicators). */
 export const dashboardConfigOptions = () =>

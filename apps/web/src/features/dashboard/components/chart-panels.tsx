@@ -13,13 +13,12 @@ import type { DashboardWindow } from '../utils/dashboard-window';
 
 // The chart cards' frames, titles and links are in the page's first load; the charts themselves
 // (MUI X Charts) come in their own chunk, in a box of their final height (no layout shift).
-const load = () => import('./dashboard-charts');
-const MonthlyChart = lazyComponent(() => load().then((m) => m.MonthlyChart));
-const GuaranteeChart = lazyComponent(() => load().then((m) => m.GuaranteeChart));
-const ResponsibilityChart = lazyComponent(() => load().then((m) => m.ResponsibilityChart));
-const FleetChart = lazyComponent(() => load().then((m) => m.FleetChart));
+const MonthlyChart = lazyComponent(() => import('./bar-charts').then((m) => m.MonthlyChart));
+const GuaranteeChart = lazyComponent(() => import('./bar-charts').then((m) => m.GuaranteeChart));
+const ResponsibilityChart = lazyComponent(() => import('./pie-chart').then((m) => m.ResponsibilityChart));
+const FleetChart = lazyComponent(() => import('./line-chart').then((m) => m.FleetChart));
 
-/** The height of the charts' drawing (dashboard-charts.tsx CHART_HEIGHT, kept out of the first load). */
+/** The height of the charts' drawing (chart-format.ts CHART_HEIGHT, kept out of the first load). */
 const CHART_HEIGHT = 260;
 
 const MONTHS = ['janv.', 'févr.', 'mars', 'avr.', 'mai', 'juin', 'juil.', 'août', 'sept.', 'oct.', 'nov.', 'déc.'];

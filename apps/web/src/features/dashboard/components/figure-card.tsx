@@ -1,15 +1,17 @@
-import InfoOutlined from '@mui/icons-material/InfoOutlined';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { lazyComponent } from '../../../components/lazy-component';
 import { LIMIT_COLORS, LIMIT_LABELS, type LimitStatus } from '../utils/dashboard-figures';
+import { FormulaButton } from './formula-button';
+
+// The tooltip (MUI Tooltip, Popper) comes after the cards' figures, in its own chunk.
+const FormulaTooltip = lazyComponent(() => import('./formula-tooltip').then((m) => m.FormulaTooltip));
 
 export type FigureCardProps = {
   title: string;
@@ -38,11 +40,13 @@ export function FigureCard({ title, value, to, linkLabel, status, caption, formu
         <Typography component="h3" variant="subtitle2" sx={{ fontWeight: 700 }}>
           {title}
         </Typography>
-        <Tooltip title={formula} describeChild enterTouchDelay={0} leaveTouchDelay={6000}>
-          <IconButton size="small" aria-label={`Calcul : ${title}`} sx={{ mr: -1 }}>
-            <InfoOutlined fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        {value === undefined ? (
+          <FormulaButton label={`Calcul : ${title}`} formula={formula} />
+        ) : (
+          <Suspense fallback={<FormulaButton label={`Calcul : ${title}`} formula={formula} />}>
+            <FormulaTooltip label={`Calcul : ${title}`} formula={formula} />
+          </Suspense>
+        )}
       </Box>
       {value === undefined ? (
         <Skeleton variant="text" width="60%" sx={{ fontSize: '2rem' }} />

@@ -1,0 +1,14 @@
+import { formatCount, formatEuros } from '../../../lib/format';
+
+// MUI X Charts (large) in chunks of their own, one per kind of chart (bars, ring, line) over a
+// shared core, loaded once the figures' cards are on screen (chart-panels.tsx renders a skeleton
+// of the same height until then). Every value the charts draw is also a link under the chart
+// (chart-panels.tsx): a click on a bar or a slice opens the same claims.
+
+export const CHART_HEIGHT = 260;
+
+export const euros = (value: number | null) => (value === null ? '' : formatEuros(value));
+export const count = (value: number | null) => (value === null ? '' : formatCount(value));
+/** Axis ticks without cents: « 12 k€ ». */
+export const shortEuros = (value: number) => (Math.abs(value) >= 1000 ? `${formatCount(Math.round(value / 1000))}\u202fk€` : `${formatCount(Math.round(value))}\u202f€`);
+
