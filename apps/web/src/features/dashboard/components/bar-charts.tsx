@@ -1,7 +1,6 @@
 import { BarChart } from '@mui/x-charts/BarChart';
-import { frFRLocalText } from '@mui/x-charts/locales';
 import { useNavigate } from 'react-router';
-import { CHART_HEIGHT, count, euros, shortEuros } from './chart-format';
+import { CHART_HEIGHT, count, euros, shortEuros, FRENCH } from './chart-format';
 
 export type MonthlyChartProps = { months: { label: string; claims: number; cost: number; url: string }[] };
 
@@ -11,7 +10,7 @@ export function MonthlyChart({ months }: MonthlyChartProps) {
   return (
     <BarChart
       height={CHART_HEIGHT}
-      localeText={frFRLocalText}
+      localeText={FRENCH}
       skipAnimation
       xAxis={[{ scaleType: 'band', data: months.map((m) => m.label) }]}
       yAxis={[
@@ -38,7 +37,7 @@ export function GuaranteeChart({ rows }: GuaranteeChartProps) {
   return (
     <BarChart
       height={CHART_HEIGHT}
-      localeText={frFRLocalText}
+      localeText={FRENCH}
       skipAnimation
       layout="horizontal"
       hideLegend

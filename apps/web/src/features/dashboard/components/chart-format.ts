@@ -1,3 +1,4 @@
+import type { ChartsLocaleText } from '@mui/x-charts/locales';
 import { formatCount, formatEuros } from '../../../lib/format';
 
 // MUI X Charts (large) in chunks of their own, one per kind of chart (bars, ring, line) over a
@@ -6,6 +7,9 @@ import { formatCount, formatEuros } from '../../../lib/format';
 // (chart-panels.tsx): a click on a bar or a slice opens the same claims.
 
 export const CHART_HEIGHT = 260;
+
+/** The charts' own words in French (the overlays; the library's locales module carries every language). */
+export const FRENCH: Partial<ChartsLocaleText> = { loading: 'Chargement…', noData: 'Pas de données' };
 
 export const euros = (value: number | null) => (value === null ? '' : formatEuros(value));
 export const count = (value: number | null) => (value === null ? '' : formatCount(value));

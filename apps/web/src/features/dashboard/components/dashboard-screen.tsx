@@ -88,7 +88,7 @@ export function DashboardScreen({ window, onWindowChange }: { window: DashboardW
           fleetSize={chart(fleetSize)}
         />
       </Box>
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }, alignItems: 'start' }}>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'minmax(0, 1fr)' }}>
         <HalfDifferencesTable rows={periods.data} pending={periods.isPending} />
         <TopDriversTable rows={topDrivers.data} pending={topDrivers.isPending} window={window} />
       </Box>

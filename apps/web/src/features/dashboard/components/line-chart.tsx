@@ -1,6 +1,5 @@
 import { LineChart } from '@mui/x-charts/LineChart';
-import { frFRLocalText } from '@mui/x-charts/locales';
-import { CHART_HEIGHT, count } from './chart-format';
+import { CHART_HEIGHT, count, FRENCH } from './chart-format';
 
 export type FleetChartProps = { points: { label: string; vehicles: number }[] };
 
@@ -9,12 +8,12 @@ export function FleetChart({ points }: FleetChartProps) {
   return (
     <LineChart
       height={CHART_HEIGHT}
-      localeText={frFRLocalText}
+      localeText={FRENCH}
       skipAnimation
       hideLegend
       xAxis={[{ scaleType: 'point', data: points.map((p) => p.label) }]}
       yAxis={[{ tickMinStep: 1, width: 40 }]}
-      series={[{ data: points.map((p) => p.vehicles), label: 'Véhicules', valueFormatter: count, color: '#15803d' }]}
+      series={[{ data: points.map((p) => p.vehicles), label: 'Véhicules', valueFormatter: count, curve: 'linear', color: '#15803d' }]}
     />
   );
 }

@@ -1,7 +1,6 @@
-import { frFRLocalText } from '@mui/x-charts/locales';
 import { PieChart } from '@mui/x-charts/PieChart';
 import { useNavigate } from 'react-router';
-import { CHART_HEIGHT, count } from './chart-format';
+import { CHART_HEIGHT, count, FRENCH } from './chart-format';
 
 export type ResponsibilityChartProps = { slices: { id: string; label: string; claims: number; color: string; url: string | null }[] };
 
@@ -11,7 +10,7 @@ export function ResponsibilityChart({ slices }: ResponsibilityChartProps) {
   return (
     <PieChart
       height={CHART_HEIGHT}
-      localeText={frFRLocalText}
+      localeText={FRENCH}
       skipAnimation
       series={[
         {
