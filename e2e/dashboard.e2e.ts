@@ -76,9 +76,17 @@ describe('dashboard', () => {
     }
 
     // The formula behind the S/P, on focus of its (i).
-    await card(page, 'S/P (sinistres / primes)').getByRole('button', { name: 'Calcul : S/P (sinistres / primes)' }).focus();
-    await expect.poll(async () => text(await page.getByRole('tooltip').textContent())).toContain('S/P = coût des sinistres ÷ primes acquises × 100');
-    await page.keyboard.press('Escape');
+    const info = card(page, 'S/P (sinistres / primes)').getByRole('button', { name: 'Calcul : S/P (sinistres / primes)' });
+    await expect
+      .poll(async () => {
+        await info.hover();
+        return page.getByRole('tooltip').count();
+      })
+      .toBe(1);
+    expect(text(await page.getByRole('tooltip').textContent())).toContain(
+      `S/P = coût des sinistres ÷ primes acquises × 100 = ${text(lossRatio.costOfClaims.toLocaleString('fr-FR', { style: 'currency', currency: 'EUR' }))}`,
+    );
+    await page.mouse.move(0, 0);
 
     // The charts arrive (their own chunks) and every month's link says the API's count.
     const monthly = await get<Monthly>('/api/dashboard/claims-by-month');
