@@ -18,6 +18,8 @@ import { claimsUrl, twelveMonthsTo, vehiclesUrl } from '../utils/dashboard-links
 import type { DashboardWindow } from '../utils/dashboard-window';
 
 const num = { textAlign: 'right', fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } as const;
+/** A numeric column's header: right-aligned, and free to wrap (the figures below do not). */
+const head = { textAlign: 'right' } as const;
 const signedEuros = (amount: number | null) => (amount === null ? '—' : amount > 0 ? `+${formatEuros(amount)}` : formatEuros(amount));
 
 function Frame({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
@@ -43,11 +45,11 @@ export function HalfDifferencesTable({ rows, pending }: { rows?: HalfDifference[
             <TableHead>
               <TableRow>
                 <TableCell>Période</TableCell>
-                <TableCell sx={num}>Véhicules au début (N0)</TableCell>
-                <TableCell sx={num}>Véhicules à la fin (N1)</TableCell>
-                <TableCell sx={num}>Demi-différence</TableCell>
-                <TableCell sx={num}>Prime unitaire</TableCell>
-                <TableCell sx={num}>Régularisation</TableCell>
+                <TableCell sx={head}>Véhicules au début (N0)</TableCell>
+                <TableCell sx={head}>Véhicules à la fin (N1)</TableCell>
+                <TableCell sx={head}>Demi-différence</TableCell>
+                <TableCell sx={head}>Prime unitaire</TableCell>
+                <TableCell sx={head}>Régularisation</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -94,8 +96,8 @@ export function TopDriversTable({ rows, pending, window }: { rows?: TopDrivers; 
             <TableHead>
               <TableRow>
                 <TableCell>Conducteur</TableCell>
-                <TableCell sx={num}>Sinistres responsables</TableCell>
-                <TableCell sx={num}>Coût</TableCell>
+                <TableCell sx={head}>Sinistres responsables</TableCell>
+                <TableCell sx={head}>Coût</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
