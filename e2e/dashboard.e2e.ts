@@ -173,6 +173,18 @@ describe('dashboard', () => {
     await page.waitForURL('**/sinisters?**');
     expect(new URL(page.url()).searchParams.get('garantee')).toBe(first.guaranteeUuid);
     await expect.poll(async () => text(await page.getByText(/ sinistres? du /).first().textContent())).toMatch(new RegExp(`^${first.claims} sinistres? du `));
+
+    // A driver's at-fault claims over the 12 months ending on the window's last day (all claims).
+    await page.goto('/dashboard');
+    const drivers = await get<{ firstName: string; lastName: string; atFaultClaims: number }[]>('/api/dashboard/top-drivers');
+    expect(drivers.length).toBeGreaterThan(0);
+    const driver = drivers[0]!;
+    const name = `${driver.firstName} ${driver.lastName}`;
+    await page.getByRole('table', { name: 'Conducteurs les plus sinistrés' }).getByRole('link', { name: new RegExp(`de ${name}$`) }).click();
+    await page.waitForURL('**/sinisters?**');
+    const query = new URL(page.url()).searchParams;
+    expect([query.get('responsible'), query.get('search'), query.has('showDeclared')]).toEqual(['me', name, false]);
+    await expect.poll(async () => text(await page.getByText(/ sinistres? du /).first().textContent())).toMatch(new RegExp(`^${driver.atFaultClaims} sinistres? du `));
   });
 
   it('reads well on a phone', async () => {
