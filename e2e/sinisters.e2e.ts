@@ -130,7 +130,14 @@ describe('sinisters register', () => {
       await dialog.getByLabel(/^Ville/).fill('Saint-Étienne');
       await dialog.getByRole('combobox', { name: /^Garantie/ }).click();
       await page.getByRole('option', { name: 'Bris de glace' }).click();
-      await dialog.getByLabel(/^Coût total/).fill('1 234,56');
+      // In progress: 500 € paid, 734,56 € reserved, the total their sum.
+      await dialog.getByRole('combobox', { name: /^Statut/ }).click();
+      await page.getByRole('option', { name: 'En cours' }).click();
+      await dialog.getByLabel(/^Montant réglé/).fill('500');
+      await dialog.getByLabel(/^Provision/).fill('734,56');
+      await dialog.getByLabel(/^Circonstances/).fill('Impact de gravillon sur l’autoroute A6.');
+      await expect.poll(async () => (await dialog.getByText(/^Coût total \(réglé \+ provision\)/).textContent())?.replace(/\s+/g, ' ')).toBe('Coût total (réglé + provision) : 1 234,56 €');
+      await expectAccessible(page);
       await screenshot(page, 'sinisters-form');
       await dialog.getByRole('button', { name: 'Enregistrer le sinistre' }).click();
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
@@ -139,6 +146,22 @@ describe('sinisters register', () => {
       await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
       expect((await column(page, 8))[0]).toBe('1 234,56 €');
       expect((await column(page, 0))[0]).toBe(today());
+      expect((await column(page, 9))[0]).toBe('En cours');
+
+      // Filtered by status: the count and the total cost of the filter.
+      await page.getByRole('combobox', { name: 'Statut du sinistre' }).click();
+      await page.getByRole('option', { name: 'En cours' }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('inProgress');
+      await expect.poll(() => page.getByText(/^1 sinistre · 1\s234,56\s€ du /).isVisible()).toBe(true);
+      await page.getByRole('combobox', { name: 'Statut du sinistre' }).click();
+      await page.getByRole('option', { name: 'Clos' }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('closed');
+      await expect.poll(() => dataRows(page).count()).toBe(0);
+      await expect.poll(() => page.getByText(/^0 sinistre · 0,00\s€ du /).isVisible()).toBe(true);
+      await page.getByRole('combobox', { name: 'Statut du sinistre' }).click();
+      await page.getByRole('option', { name: 'En cours' }).click();
+      await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
+      await screenshot(page, 'sinisters-status-filter');
 
       const actions = () => table(page).getByRole('button', { name: /^Actions pour/ }).first();
       await actions().click();
@@ -170,6 +193,36 @@ describe('sinisters register', () => {
       await expect.poll(() => dataRows(page).count()).toBe(0);
       await context.close();
     });
+  });
+
+  it('shows a claim’s follow-up, and a vehicle’s and a driver’s claims with their count and total, at 1366 px', async () => {
+    const { page, context } = await newPage(browser, { width: 1366, height: 900 });
+    await openSinisters(page, 'user@demo.fr');
+    // Every column in view, the status last.
+    await expect.poll(() => table(page).getByRole('columnheader', { name: 'Statut' }).isVisible()).toBe(true);
+    await screenshot(page, 'sinisters-1366');
+    await table(page).getByRole('button', { name: /^Actions pour/ }).first().click();
+    await page.getByRole('menuitem', { name: 'Voir' }).click();
+    const details = page.getByRole('dialog');
+    const followUp = details.getByRole('region', { name: 'Suivi du dossier' });
+    await expect.poll(() => followUp.getByText('Provision').isVisible()).toBe(true);
+    expect(await followUp.getByText('Montant réglé').isVisible()).toBe(true);
+    await page.waitForTimeout(400); // the opening transition, for the screenshot only
+    await expectAccessible(page);
+    await screenshot(page, 'sinisters-details');
+    await details.getByRole('button', { name: 'Fermer' }).first().click();
+
+    for (const [path, name] of [['/vehicules', 'vehicules'], ['/drivers', 'drivers']] as const) {
+      await page.goto(path);
+      await page.getByRole('table').getByRole('button', { name: /^Actions pour/ }).first().click();
+      await page.getByRole('menuitem', { name: 'Voir' }).click();
+      const claims = page.getByRole('dialog').getByRole('region', { name: 'Sinistres' });
+      await expect.poll(async () => (await claims.textContent())?.replace(/\s+/g, ' ') ?? '').toMatch(/^Sinistres(\d+ sinistres? · [\d ]+,\d\d € \(réglé et provisions\)|Aucun sinistre\.)/);
+      await page.waitForTimeout(400);
+      await expectAccessible(page);
+      await screenshot(page, `${name}-details-claims`);
+    }
+    await context.close();
   });
 
   it('works at 390 px', async () => {

@@ -26,6 +26,7 @@ export const COLD_LOADS = [
   { name: '`/vehicules` (connecté)', budgetKb: 200, modules: [LOGGED, 'src/app/routes/app/vehicules.tsx'] },
   { name: '`/drivers` (connecté)', budgetKb: 200, modules: [LOGGED, 'src/app/routes/app/drivers.tsx'] },
   { name: '`/sinisters` (connecté)', budgetKb: 200, modules: [LOGGED, 'src/app/routes/app/sinisters.tsx'] },
+  { name: '`/parameters` (connecté)', budgetKb: 200, modules: [LOGGED, 'src/app/routes/app/parameters.tsx'] },
 ];
 /** Every chunk not in the entry's static imports (loaded later, on a route), each. */
 export const LATER_CHUNK_BUDGET_KB = 60;

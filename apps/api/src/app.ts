@@ -12,6 +12,8 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { driversRoutes } from './modules/drivers/drivers.routes.js';
+import { insuranceContractRoutes } from './modules/insurance-contract/insurance-contract.routes.js';
+import { insuranceIntermediaryRoutes } from './modules/insurance-intermediary/insurance-intermediary.routes.js';
 import { environmentsRoutes } from './modules/environments/environments.routes.js';
 import { indicatorsRoutes } from './modules/indicators/indicators.routes.js';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.js';
@@ -160,10 +162,12 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         await protectedApi.register(environmentsRoutes);
         await protectedApi.register(reportsRoutes);
         await protectedApi.register(driversRoutes);
-        await protectedApi.register(vehiculesRoutes);
+        await protectedApi.register(vehiculesRoutes, { publicUrl: config.publicUrl });
         await protectedApi.register(sinistersRoutes);
         await protectedApi.register(indicatorsRoutes);
         await protectedApi.register(dashboardRoutes);
+        await protectedApi.register(insuranceContractRoutes);
+        await protectedApi.register(insuranceIntermediaryRoutes);
       });
     },
     { prefix: '/api' },

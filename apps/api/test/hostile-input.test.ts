@@ -43,7 +43,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** Every row the API can write, in one digest: equal before and after means nothing was written. */
-const TABLES = ['users', 'environments', 'environment_tiers', 'environment_users', 'organizations', 'organization_users', 'drivers', 'vehicules', 'sinisters', 'reports', 'register_counts', 'refresh_tokens', 'indicators', 'dashboard_configs'];
+const TABLES = ['users', 'environments', 'environment_tiers', 'environment_users', 'organizations', 'organization_users', 'drivers', 'vehicules', 'sinisters', 'reports', 'register_counts', 'refresh_tokens', 'indicators', 'dashboard_configs', 'insurance_contracts', 'insurance_contract_guarantees', 'insurance_intermediaries'];
 const FINGERPRINT = sql.raw(
   `select ${TABLES.map((table) => `(select count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') from ${table} t)`).join(" || ' ' || ")} as digest`,
 );
@@ -81,6 +81,14 @@ const VALID: Record<string, { who: string; body: () => Record<string, unknown> }
   },
   'POST /api/indicators': { who: 'admin-a', body: () => ({ currentIndicators: [{ startDate: '2020-01-01', endDate: '2020-12-31', motorsCount: 3, cashReceived: 300 }] }) },
   'PUT /api/dashboard/config': { who: 'admin-a', body: () => ({ lossRatioPercentage: 70, claimFrequencyPercentage: 20 }) },
+  'POST /api/contract/create-or-update': {
+    who: 'admin-a',
+    body: () => ({ insurer: 'Axa France', policyNumber: 'FLT-1', startDate: '2026-01-01', renewalDate: '2027-01-01', annualPremium: 1000, guarantees: [] }),
+  },
+  'POST /api/insurance-intermediary': {
+    who: 'admin-a',
+    body: () => ({ name: 'Cabinet', contactLastName: 'Roux', contactFirstName: 'Léa', email: 'lea@exemple.fr', productionEmail: 'production@exemple.fr', startDate: '2026-01-01' }),
+  },
   // Last: it ends the sessions of its caller, who sends nothing else here.
   'POST /api/auth/password': { who: 'user-a', body: () => ({ currentPassword: 'Motdepasse-tests-1', newPassword: 'Un-nouveau-mot-de-passe-1' }) },
 };

@@ -169,6 +169,7 @@ export function sinisterScenarios(world: World): fc.Arbitrary<Scenario<SinisterQ
       garantee: optional(fc.constantFrom(...guaranteeUuids, OUTSIDER_UUID), 15),
       vehicule: optional(linkArb(o, (x) => x.sinisters.flatMap((s) => (s.vehiculeUuid ? [s.vehiculeUuid] : []))), 12),
       driver: optional(linkArb(o, (x) => x.sinisters.flatMap((s) => (s.driverUuid ? [s.driverUuid] : []))), 12),
+      status: optional(fc.constantFrom('open' as const, 'inProgress' as const, 'closed' as const, 'refused' as const), 25),
     });
   return scenarioArb(world, (o) =>
     fc

@@ -50,6 +50,7 @@ export type SinisterQuery = CommonQuery & {
   driver?: string;
   startDate?: string;
   endDate?: string;
+  status?: 'open' | 'inProgress' | 'closed' | 'refused';
 };
 
 /** A boolean parameter is true as 'true' or '1'; 'false', '0' or absent set nothing. */
@@ -100,9 +101,11 @@ export type ListReference<Row, Q extends CommonQuery, Item> = {
   item: (row: Row, world: World, organization: Organization) => Item;
   /** The claims' answer has no archive counts (SPEC: data, page, nbOfPages, total). */
   counts: boolean;
+  /** The list's declared sums over every row the query matches (the claims' total cost). */
+  sums?: (matching: Row[]) => Record<string, number>;
 };
 
-export type Envelope = { page: number; nbOfPages: number; total: number; nbInActivity?: number; nbOfArchived?: number };
+export type Envelope = { page: number; nbOfPages: number; total: number; nbInActivity?: number; nbOfArchived?: number; sums?: Record<string, number> };
 
 /** The answer of GET path?query for an organization: its items in order and the envelope. */
 export function expectedAnswer<Row, Q extends CommonQuery, Item>(list: ListReference<Row, Q, Item>, world: World, organization: Organization, query: Q) {
@@ -144,6 +147,7 @@ export function expectedAnswer<Row, Q extends CommonQuery, Item>(list: ListRefer
     envelope.nbInActivity = register.filter((row) => list.archivedAt(row) === null).length;
     envelope.nbOfArchived = register.filter((row) => list.archivedAt(row) !== null).length;
   }
+  if (list.sums) envelope.sums = list.sums(matching);
   return { items, envelope };
 }
 
@@ -275,6 +279,7 @@ export const sinistersReference: ListReference<SinisterRecord, SinisterQuery, un
     // The claim's date within [startDate, endDate], both included.
     if (q.startDate && s.sinisterDate < q.startDate) return false;
     if (q.endDate && s.sinisterDate > q.endDate) return false;
+    if (q.status && s.status !== q.status) return false;
     return true;
   },
   // The city in French order (folded); the reference and the claim's own plate as stored; amounts in cents.
@@ -307,11 +312,19 @@ export const sinistersReference: ListReference<SinisterRecord, SinisterQuery, un
       vehicule: vehicule && { uuid: vehicule.uuid, immatriculation: vehicule.immatriculation, brand: vehicule.brand, model: vehicule.model },
       driver: driver && { uuid: driver.uuid, firstName: driver.firstName, lastName: driver.lastName },
       totalCost: s.totalCostCents / 100,
+      status: s.status,
+      openedAt: s.openedAt,
+      closedAt: s.closedAt,
+      paidAmount: s.paidCents / 100,
+      reserveAmount: s.reserveCents / 100,
+      description: s.description,
       guarantee,
       ...recordFields(s),
     };
   },
   counts: false,
+  // Paid and reserves of every matching claim, in cents summed then in euros (never a float sum).
+  sums: (matching) => ({ totalCost: matching.reduce((sum, s) => sum + s.paidCents + s.reserveCents, 0) / 100 }),
 };
 
 /** Every text a sort compares in the collation: the reference asks the database to order them. */

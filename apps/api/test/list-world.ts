@@ -60,6 +60,12 @@ export type SinisterRecord = {
   responsibilityRate: number | null;
   immatriculation: string | null;
   totalCostCents: number;
+  status: 'open' | 'inProgress' | 'closed' | 'refused';
+  openedAt: string | null;
+  closedAt: string | null;
+  paidCents: number;
+  reserveCents: number;
+  description: string | null;
   archivedAt: Date | null;
   createdAt: Date;
 };
@@ -180,6 +186,11 @@ function vehiculeInputs(r: Random, count: number, when: () => Date): VehiculeInp
 }
 
 function sinisterInputs(r: Random, count: number, vehicules: VehiculeRecord[], drivers: DriverRecord[]): SinisterInput[] {
+  // A claim in progress has paid a third of its cost; the rest is reserved.
+  return claimInputs(r, count, vehicules, drivers).map((s) => (s.status === 'inProgress' ? { ...s, paidCents: Math.floor((s.totalCostCents ?? 0) / 3) } : s));
+}
+
+function claimInputs(r: Random, count: number, vehicules: VehiculeRecord[], drivers: DriverRecord[]): SinisterInput[] {
   return Array.from({ length: count }, (_, i) => {
     const vehicule = vehicules.length > 0 && r.chance(0.85) ? r.pick(vehicules) : null;
     const year = r.int(2019, 2025);
@@ -202,6 +213,9 @@ function sinisterInputs(r: Random, count: number, vehicules: VehiculeRecord[], d
       immatriculation: vehicule ? undefined : r.chance(0.5) ? plate(r).toUpperCase().replace(/[\s.-]/g, '') : null,
       totalCostCents: r.chance(0.2) ? 0 : r.pick([r.int(1, 99), r.int(100, 500_000), 150_000]),
       archivedAt: r.chance(0.15) ? new Date(Date.UTC(2025, r.int(0, 11), r.int(1, 28))) : null,
+      // Every status; an open or in-progress claim may have paid part of its cost already.
+      status: r.pick(['open', 'inProgress', 'closed', 'refused'] as const),
+      description: r.chance(0.3) ? r.pick(['Choc arrière au feu rouge', 'Bris de glace sur parking', 'Accrochage en créneau']) : null,
     };
   });
 }
@@ -221,7 +235,11 @@ const pickVehicule = ({ uuid, immatriculation, brand, model, type, circulationDa
 const pickSinister = (row: SinisterRecord): SinisterRecord => {
   const { uuid, vehiculeUuid, driverUuid, guaranteeUuid, sinisterIntermediateRef, sinisterDate, city, ida, hasHumanInjury, damagedVehicule } = row;
   const { isThirdImplicated, isDeclared, responsibilityRate, immatriculation, totalCostCents, archivedAt, createdAt } = row;
-  return { uuid, vehiculeUuid, driverUuid, guaranteeUuid, sinisterIntermediateRef, sinisterDate, city, ida, hasHumanInjury, damagedVehicule, isThirdImplicated, isDeclared, responsibilityRate, immatriculation, totalCostCents, archivedAt, createdAt };
+  const { status, openedAt, closedAt, paidCents, reserveCents, description } = row;
+  return {
+    uuid, vehiculeUuid, driverUuid, guaranteeUuid, sinisterIntermediateRef, sinisterDate, city, ida, hasHumanInjury, damagedVehicule, isThirdImplicated, isDeclared, responsibilityRate,
+    immatriculation, totalCostCents, status, openedAt, closedAt, paidCents, reserveCents, description, archivedAt, createdAt,
+  };
 };
 
 /** Organizations by size: vehicles; drivers ≈ 1.2 and claims ≈ 1.5 per vehicle. The empty one has nothing. */

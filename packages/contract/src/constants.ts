@@ -61,6 +61,14 @@ export const VEHICULE_SORT_COLUMNS = ['immatriculation', 'brand', 'model', 'type
 
 export const SINISTER_SORT_COLUMNS = ['sinisterDate', 'sinisterIntermediateRef', 'city', 'totalCost', 'immatriculation', 'createdAt'] as const;
 
+/** A claim's status as an insurer follows it (decision 024): stored and sent as these values. */
+export const SINISTER_STATUSES = ['open', 'inProgress', 'closed', 'refused'] as const;
+export type SinisterStatus = (typeof SINISTER_STATUSES)[number];
+/** The statuses' French labels, as shown. */
+export const SINISTER_STATUS_LABELS: Record<SinisterStatus, string> = { open: 'Ouvert', inProgress: 'En cours', closed: 'Clos', refused: 'Refusé' };
+/** A closed or refused claim is settled: it has a closing date and no reserve left. */
+export const SETTLED_STATUSES: readonly SinisterStatus[] = ['closed', 'refused'];
+
 /** A claim's responsibility rate, in %. */
 export const RESPONSIBILITY_RATES = [0, 25, 50, 75, 100] as const;
 

@@ -21,3 +21,5 @@ export * from './vehicules.js';
 export * from './sinisters.js';
 export * from './indicators.js';
 export * from './dashboard.js';
+export * from './insurance-contract.js';
+export * from './insurance-intermediary.js';

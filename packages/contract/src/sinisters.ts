@@ -1,8 +1,9 @@
 import { pageSchema, PaginatedSearchQuerySchema, QueryBooleanSchema, sortBySchema, registerRecordFields } from './common.js';
-import { MAX_LENGTH, RESPONSIBILITY_RATES, SINISTER_SORT_COLUMNS } from './constants.js';
+import { MAX_LENGTH, RESPONSIBILITY_RATES, SINISTER_SORT_COLUMNS, SINISTER_STATUSES } from './constants.js';
 import { todayIso } from './format.js';
 import { EurosSchema } from './money.js';
-import { IsoDateSchema, isoDate, optionalText, reference, requiredRef, UuidSchema } from './primitives.js';
+import { freeText, IsoDateSchema, isoDate, optionalText, reference, requiredRef, UuidSchema } from './primitives.js';
+import { claimAmounts, claimIssues, eurosToCents } from './rules.js';
 import { z } from './zod.js';
 
 export const GuaranteeSchema = z.object({ uuid: z.uuid(), label: z.string() });
@@ -14,6 +15,8 @@ export const ResponsibilityRateSchema = z
     error: 'Taux de responsabilité : 0, 25, 50, 75 ou 100 %',
   })
   .nullable();
+
+export const SinisterStatusSchema = z.enum(SINISTER_STATUSES, { error: 'Statut : open (ouvert), inProgress (en cours), closed (clos) ou refused (refusé)' });
 
 export const SinisterSchema = z.object({
   uuid: z.uuid(),
@@ -32,8 +35,20 @@ export const SinisterSchema = z.object({
   immatriculation: z.string().nullable(),
   vehicule: z.object({ uuid: z.uuid(), immatriculation: z.string().nullable(), brand: z.string().nullable(), model: z.string().nullable() }).nullable(),
   driver: z.object({ uuid: z.uuid(), firstName: z.string(), lastName: z.string() }).nullable(),
-  /** Euros with cents (paid amounts and reserves). */
+  /** Euros with cents: paidAmount + reserveAmount, what the loss ratio counts (DOMAIN.md). */
   totalCost: z.number(),
+  /** Where the claim stands: open, inProgress, closed, refused (shown Ouvert, En cours, Clos, Refusé). */
+  status: SinisterStatusSchema,
+  /** The day the claim's file was opened (declared); null when not known. */
+  openedAt: IsoDateSchema.nullable(),
+  /** The day it was closed or refused; null while open or in progress. */
+  closedAt: IsoDateSchema.nullable(),
+  /** Euros already paid out. */
+  paidAmount: z.number(),
+  /** Euros reserved for what is still to pay (0 once closed or refused). */
+  reserveAmount: z.number(),
+  /** The circumstances, free text. */
+  description: z.string().nullable(),
   guarantee: GuaranteeSchema.nullable(),
   ...registerRecordFields,
 });
@@ -50,6 +65,8 @@ export const ListSinistersQuerySchema = PaginatedSearchQuerySchema.extend({
   damagedVehicule: QueryBooleanSchema,
   isThirdImplicated: QueryBooleanSchema,
   responsible: z.enum(['me', 'other'], { error: 'responsible : me ou other' }).optional(),
+  /** One status (open, inProgress, closed, refused). */
+  status: SinisterStatusSchema.optional(),
   /** Claims of one vehicle (uuid): what a permanent deletion of that vehicle leaves without its link. */
   vehicule: UuidSchema.optional(),
   /** Claims of one driver (uuid). */
@@ -63,8 +80,15 @@ export const ListSinistersQuerySchema = PaginatedSearchQuerySchema.extend({
 });
 export type ListSinistersQuery = z.input<typeof ListSinistersQuerySchema>;
 
-export const SinisterPageSchema = pageSchema(SinisterSchema);
+export const SinisterPageSchema = pageSchema(SinisterSchema).extend({
+  /** Over every claim the query matches (not only the page, never capped). */
+  sums: z.object({ totalCost: z.number() }),
+});
 export type SinisterPage = z.infer<typeof SinisterPageSchema>;
+
+function pastDate(future: string) {
+  return isoDate().refine((d) => d <= todayIso(), { error: future });
+}
 
 const sinisterFields = {
   sinisterIntermediateRef: reference('La référence'),
@@ -80,11 +104,37 @@ const sinisterFields = {
   responsibilityRate: ResponsibilityRateSchema.optional(),
   vehicule: requiredRef('Le véhicule est obligatoire'),
   driver: UuidSchema.nullable().optional(),
+  /** Still accepted (SPEC): alone, it sets the reserve (paid kept), or the paid amount of a closed claim; with an amount, it must be paid + reserve. */
   totalCost: EurosSchema.optional(),
   guarantee: UuidSchema.nullable().optional(),
+  status: SinisterStatusSchema.optional(),
+  openedAt: pastDate("La date d'ouverture ne peut pas être dans le futur").nullable().optional(),
+  closedAt: pastDate('La date de clôture ne peut pas être dans le futur').nullable().optional(),
+  paidAmount: EurosSchema.optional(),
+  reserveAmount: EurosSchema.optional(),
+  description: freeText('La description'),
 };
 
-export const CreateSinisterBodySchema = z.strictObject(sinisterFields);
+const cents = (euros: number | undefined) => (euros === undefined ? undefined : eurosToCents(euros));
+
+/** A new claim's fields before the rules that read several of them (a form extends it, then checks them with checkNewClaim). */
+export const SinisterFieldsSchema = z.strictObject(sinisterFields);
+
+type NewClaim = Pick<z.output<typeof SinisterFieldsSchema>, 'sinisterDate' | 'status' | 'openedAt' | 'closedAt' | 'totalCost' | 'paidAmount' | 'reserveAmount'>;
+
+/** A new claim's rules: its status (open by default), dates and amounts together. */
+export function checkNewClaim(b: NewClaim, ctx: z.RefinementCtx) {
+  const status = b.status ?? 'open';
+  const amounts = claimAmounts({ totalCostCents: cents(b.totalCost), paidCents: cents(b.paidAmount), reserveCents: cents(b.reserveAmount) }, { paidCents: 0, reserveCents: 0 }, status);
+  if ('path' in amounts) {
+    ctx.addIssue({ code: 'custom', path: [amounts.path], message: amounts.message });
+    return;
+  }
+  const state = { sinisterDate: b.sinisterDate, status, openedAt: b.openedAt ?? null, closedAt: b.closedAt ?? null, ...amounts };
+  for (const issue of claimIssues(state)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+}
+
+export const CreateSinisterBodySchema = SinisterFieldsSchema.superRefine(checkNewClaim);
 export type CreateSinisterBody = z.input<typeof CreateSinisterBodySchema>;
 
 export const UpdateSinisterBodySchema = z.strictObject(sinisterFields).partial();

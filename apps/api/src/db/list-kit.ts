@@ -85,6 +85,11 @@ export type ListDeclaration<Q extends ListQuery, C extends Record<string, Column
   search?: { column: PgColumn; alsoAs?: (term: string) => (string | null | undefined)[] };
   /** Other registers whose rows the list shows (a claim shows its vehicle's plate and its driver's name). */
   shows?: readonly Register[];
+  /**
+   * Totals over every row the query matches, whatever the page and never capped: answered as
+   * `sums: { name: as(sum) }` (the claims' total cost, in euros from cents). A table's numeric column.
+   */
+  sums?: Record<string, { column: PgColumn; as?: (sum: number) => number }>;
 };
 
 type ValueOf<S, TName extends string> =
@@ -300,12 +305,19 @@ function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: Arch
   const withJoins = <S extends PgSelect>(select: S) => (declaration.joins ? declaration.joins(select) : select);
 
   const sortKeysOf = (source: (i: number) => SQL | SQL.Aliased | PgColumn) => keys.map((_, i) => (descending ? sql`${source(i)} desc` : sql`${source(i)} asc`));
+  const sumNames = Object.keys(declaration.sums ?? {});
+  const sumColumn = (name: string) => declaration.sums![name]!.column;
+  // Every match's row, read again: what a sum costs when the matches read were cut at the cap.
+  const sumOfAll = (name: string) => sql`(select sum(${sumColumn(name)}) from ${declaration.table} where ${where})`;
+  const sums: Record<string, SQL.Aliased> = {};
   let page;
   let matched;
   let matches;
   if (filtered) {
     const sortSelection: Record<string, SQL.Aliased> = { list_key: sql`${declaration.key}`.as('list_key') };
     keys.forEach((key, i) => (sortSelection[`list_sort${i}`] = sql`${key}`.as(`list_sort${i}`)));
+    // The summed columns ride with the matches: summed there while they are all of them.
+    sumNames.forEach((name, i) => (sortSelection[`list_sum${i}`] = sql`${sumColumn(name)}`.as(`list_sum${i}`)));
     // Through the trigram index the matches come unordered: all of them are kept (sorting them to
     // keep the first 1 001 costs more than the page's top-N sort of all); read in the page's order,
     // reading stops at the cap.
@@ -325,6 +337,18 @@ function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: Arch
     keys.forEach((_, i) => (selected[`list_sort${i}`] = sql`${k[`list_sort${i}`]}`.as(`list_sort${i}`)));
     page = withJoins(tx.select(selected).from(pageKeys).innerJoin(declaration.table, sql`${declaration.key} = ${k.list_key}`).$dynamic()).as('list_page');
     matched = sql<number | null>`(select count(*) from ${matches})`.mapWith(Number);
+    // Read unordered, the matches are all there; read in order, they are until the cap cut them
+    // (fewer than the cap read). Otherwise the sum reads every match again: exact, never capped.
+    // PostgreSQL runs a CASE's subquery only when its branch is taken.
+    const cte = matches;
+    sumNames.forEach((name, i) => {
+      const ofMatches = sql`(select sum(${m[`list_sum${i}`]!}) from ${cte})`;
+      sums[name] = (
+        unordered ? sql`coalesce(${ofMatches}, 0)` : sql`coalesce(case when (select count(*) from ${cte}) < ${sql.placeholder('cap')} then ${ofMatches} else ${sumOfAll(name)} end, 0)`
+      )
+        .mapWith(Number)
+        .as(`list_sum${i}`);
+    });
   } else {
     keys.forEach((key, i) => (selected[`list_sort${i}`] = sql`${key}`.as(`list_sort${i}`)));
     page = withJoins(tx.select(selected).from(declaration.table).$dynamic())
@@ -333,8 +357,9 @@ function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: Arch
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
       .as('list_page');
-    // An unfiltered list's total comes from the maintained counts.
+    // An unfiltered list's total comes from the maintained counts; its sums read the organization's rows.
     matched = sql<number | null>`null::bigint`.mapWith(Number);
+    sumNames.forEach((name, i) => (sums[name] = sql`coalesce(${sumOfAll(name)}, 0)`.mapWith(Number).as(`list_sum${i}`)));
   }
 
   const count = (column: PgColumn) =>
@@ -345,6 +370,7 @@ function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: Arch
       active: count(registerCounts.active).as('list_active'),
       archived: count(registerCounts.archived).as('list_archived'),
       matched: matched.as('list_matched'),
+      ...Object.fromEntries(sumNames.map((name, i) => [`sum${i}`, sums[name]!])),
     })
     .from(oneRow)
     .as('list_state');
@@ -353,7 +379,14 @@ function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: Arch
   const fields: Record<string, SQL.Aliased> = {};
   for (const name of names) fields[name] = pageFields[name]!;
   return (matches ? tx.with(matches) : tx)
-    .select({ listVersion: state.version, listActive: state.active, listArchived: state.archived, listMatched: state.matched, ...fields })
+    .select({
+      listVersion: state.version,
+      listActive: state.active,
+      listArchived: state.archived,
+      listMatched: state.matched,
+      ...Object.fromEntries(sumNames.map((_, i) => [`listSum${i}`, (state as unknown as Record<string, SQL.Aliased>)[`sum${i}`]!])),
+      ...fields,
+    })
     .from(state)
     .leftJoinLateral(page, sql`true`)
     .orderBy(...sortKeysOf((i) => pageFields[`list_sort${i}`]!));
@@ -366,6 +399,8 @@ export type PageResult<Row> = {
   total: number;
   totalIsCapped: boolean;
   counts: { nbInActivity: number; nbOfArchived: number };
+  /** The declared sums (ListDeclaration.sums), when the list has any. */
+  sums?: Record<string, number>;
 };
 
 type StateRow = { listVersion: string | null; listActive: number | null; listArchived: number | null; listMatched: number | null };
@@ -406,10 +441,14 @@ async function readPageResult<Q extends ListQuery, Row>(tx: ReadTx, list: List<Q
   learnSize(list.declaration.register, organizationUuid, active + archived);
   const counts = { nbInActivity: active, nbOfArchived: archived };
   const version = first.listVersion ?? '';
+  const declaredSums = list.declaration.sums;
+  const sums = declaredSums
+    ? Object.fromEntries(Object.keys(declaredSums).map((name, i) => [name, (declaredSums[name]!.as ?? Number)(Number(first[`listSum${i}`] ?? 0))]))
+    : undefined;
   const matched = first.listMatched;
-  if (matched !== null) return { version, rows, total: Math.min(matched, COUNT_CAP), totalIsCapped: matched > COUNT_CAP, counts };
+  if (matched !== null) return { version, rows, total: Math.min(matched, COUNT_CAP), totalIsCapped: matched > COUNT_CAP, counts, ...(sums && { sums }) };
   const total = archive === 'only' ? archived : archive === 'with' ? active + archived : active;
-  return { version, rows, total, totalIsCapped: false, counts };
+  return { version, rows, total, totalIsCapped: false, counts, ...(sums && { sums }) };
 }
 
 /** The version of the registers a list shows, alone: what a held page is checked against (one primary-key range). */
@@ -429,7 +468,7 @@ export type ReadOptions = {
 };
 
 /** What a list endpoint answers: the page envelope and the register's maintained counts (a page schema without them leaves them out). */
-export type ListPage<Item> = ReturnType<typeof toPage<Item>> & { nbInActivity: number; nbOfArchived: number };
+export type ListPage<Item> = ReturnType<typeof toPage<Item>> & { nbInActivity: number; nbOfArchived: number; sums?: Record<string, number> };
 
 /** The page the client holds is still the page: answer 304 without it. */
 export class NotModified {
@@ -482,7 +521,7 @@ export async function readPage<Q extends ListQuery, Row, Item>(
     fresh: options.fresh ?? false,
     version: known === undefined ? readCurrentVersion : async () => known,
     read: () => readTenant(db, organizationUuid, (tx) => readPageResult(tx, list, organizationUuid, query)),
-    build: ({ rows, total, totalIsCapped, counts }): ListPage<Item> => ({ ...toPage(rows.map(toItem), total, query.page, query.limit, totalIsCapped), ...counts }),
+    build: ({ rows, total, totalIsCapped, counts, sums }): ListPage<Item> => ({ ...toPage(rows.map(toItem), total, query.page, query.limit, totalIsCapped), ...counts, ...(sums && { sums }) }),
   });
   // A page held may be served to several requests at once: its ETag is the same for all of them.
   if (!etags.has(page)) etags.set(page, etagOf(key, version));

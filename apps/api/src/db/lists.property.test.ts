@@ -161,6 +161,8 @@ describe('the reference', () => {
     expect(large.vehicules.some((v) => v.immatriculation === null)).toBe(true);
     expect(large.sinisters.some((s) => s.vehiculeUuid === null && s.immatriculation !== null)).toBe(true);
     expect(new Set(large.sinisters.map((s) => s.responsibilityRate))).toEqual(new Set([0, 25, 50, 75, 100, null]));
+    expect(new Set(large.sinisters.map((s) => s.status))).toEqual(new Set(['open', 'inProgress', 'closed', 'refused']));
+    expect(large.sinisters.some((s) => s.paidCents > 0) && large.sinisters.some((s) => s.reserveCents > 0)).toBe(true);
     expect(large.drivers.filter((d) => d.archivedAt !== null).length).toBeGreaterThan(10);
   });
 });
@@ -213,6 +215,8 @@ describe('GET /api/sinister answers as the reference', () => {
       { garantee: claim.guaranteeUuid! }, { vehicule: claim.vehiculeUuid! }, { driver: claim.driverUuid! }, { vehicule: organization('moyenne').vehicules[0]!.uuid },
       { startDate: '2024-01-01' }, { endDate: '2019-12-31' }, { startDate: '2022-03-01', endDate: '2022-03-31' }, { startDate: claim.sinisterDate, endDate: claim.sinisterDate },
       { responsible: 'me' as const, damagedVehicule: 'true' as const, showDeclared: '1' as const, startDate: '2021-01-01', search: 'sin', sortBy: 'totalCost' },
+      ...(['open', 'inProgress', 'closed', 'refused'] as const).map((status) => ({ status })),
+      { status: 'closed' as const, withArchived: 'true' as const, search: 'sin' }, { status: 'open' as const, onlyArchived: 'true' as const, sortBy: '-totalCost' },
     ];
     await holdsFor(sinistersReference, filters.map((query) => ({ organization: large, query })));
   }, LONG);

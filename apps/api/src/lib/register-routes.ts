@@ -66,8 +66,9 @@ const NOT_MODIFIED = z.null().describe('La page est inchangée depuis celle que 
 type Service<I extends Schema, P extends Schema, Q extends Schema, C extends Schema, U extends Schema, A extends Schema> = {
   list: (db: Database, ctx: AuthContext, query: z.output<Q>, options: ReadOptions) => Promise<z.input<P>>;
   getOne: (db: Database, ctx: AuthContext, uuid: string) => Promise<z.input<I>>;
-  create: (db: Database, ctx: AuthContext, body: z.output<C>) => Promise<z.input<I>>;
-  update: (db: Database, ctx: AuthContext, uuid: string, body: z.output<U>) => Promise<z.input<I>>;
+  /** `origin`: where the request came from (the links of an e-mail the change sends, without PUBLIC_URL). */
+  create: (db: Database, ctx: AuthContext, body: z.output<C>, origin: string) => Promise<z.input<I>>;
+  update: (db: Database, ctx: AuthContext, uuid: string, body: z.output<U>, origin: string) => Promise<z.input<I>>;
   archive: (db: Database, ctx: AuthContext, uuid: string, query: z.output<A>) => Promise<z.input<I>>;
   restore: (db: Database, ctx: AuthContext, uuid: string) => Promise<z.input<I>>;
   hardDelete: (db: Database, ctx: AuthContext, uuid: string) => Promise<void>;
@@ -114,6 +115,7 @@ export function registerRoutes<
   const { path, tags, item, service } = routes;
   const db = () => typed.db;
   const uuidOf = (request: FastifyRequest) => (request.params as { uuid: string }).uuid;
+  const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
   const schema = (extra: Extra, statuses: readonly number[], more: Record<string, unknown> = {}) => ({
     tags,
     summary: extra.summary,
@@ -134,13 +136,13 @@ export function registerRoutes<
   );
 
   typed.post(path, { schema: schema(routes.create, [400, 401], { body: routes.create.body, response: { 201: item } }) }, async (request, reply) =>
-    reply.status(201).send(await service.create(db(), request.ctx, request.body as z.output<C>)),
+    reply.status(201).send(await service.create(db(), request.ctx, request.body as z.output<C>, originOf(request))),
   );
 
   typed.patch(
     `${path}/:uuid`,
     { schema: schema(routes.update, [400, 401, 404], { params: UuidParamsSchema, body: routes.update.body, response: { 200: item } }) },
-    (request) => service.update(db(), request.ctx, uuidOf(request), request.body as z.output<U>),
+    (request) => service.update(db(), request.ctx, uuidOf(request), request.body as z.output<U>, originOf(request)),
   );
 
   typed.delete(

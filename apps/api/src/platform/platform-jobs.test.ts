@@ -56,15 +56,11 @@ async function until(condition: () => boolean, timeoutMs = 15_000) {
   }
 }
 
-const exitNotice = (immatriculation: string) => ({
-  movement: 'exit' as const,
+const exitNotice = (immatriculation: string, date = '2026-03-12') => ({
   organizationTitle: 'Transports Alpha',
   intermediaryContactName: 'Paul Lefèvre',
-  immatriculation,
-  brand: 'Renault',
-  model: 'Master',
-  date: '2026-03-12',
   senderName: 'Jeanne Roux',
+  movements: [{ movement: 'exit' as const, immatriculation, brand: 'Renault', model: 'Master', category: null, date }],
 });
 
 describe('the platform services in the app', () => {

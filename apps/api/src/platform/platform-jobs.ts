@@ -72,8 +72,9 @@ export function mailService(send: Send, delivery: ReturnType<typeof platformJobs
   return {
     async queue(tx, input) {
       const queued = await queueMail(tx, input);
-      // One delivery job per second at most: it sends every message due, this one included.
-      await send(delivery, {}, { tx, singleton: { key: 'outbox', seconds: 1 } });
+      // A delivery job per message, committed with it: each sends every message due, so most find
+      // little to do; no throttling, which could leave a message to the next minute's run.
+      await send(delivery, {}, { tx });
       return queued;
     },
   };

@@ -198,10 +198,39 @@ export async function seedFleet(tx: WriteTx, organizationUuid: string, plan: Fle
       isThirdImplicated: third,
       isDeclared: declared,
       responsibilityRate: third ? r.weighted([[0, 40], [25, 5], [50, 20], [75, 5], [100, 30]] as const) : glass ? null : r.chance(0.5) ? 100 : null,
-      totalCostCents: costEuros * 100 + r.int(0, 99),
+      ...claimFollowUp(r, date, today, costEuros * 100 + r.int(0, 99), guarantee),
       archivedAt: r.chance(0.02) ? addDays(date, 30) : null,
     });
   }
   await createSinisters(tx, organizationUuid, claims);
   return { vehicles: vehicles.length, drivers: drivers.length, claims: claims.length };
+}
+
+const CIRCUMSTANCES: Record<string, string[]> = {
+  'Bris de glace': ['Impact de gravillon sur autoroute, pare-brise fissuré', 'Vitre latérale brisée sur parking'],
+  Vol: ['Véhicule volé de nuit devant le dépôt', 'Vol de matériel après effraction'],
+  'Responsabilité civile': ['Refus de priorité au carrefour', 'Choc arrière dans un bouchon', 'Accrochage en manœuvre de livraison'],
+  'Dommages collision': ['Collision avec un véhicule en stationnement', 'Choc latéral en changement de file'],
+};
+
+/**
+ * Where a demo claim stands (decision 024): the older it is, the likelier it is settled. Open
+ * claims have their cost reserved; in progress, part of it paid; closed, all of it paid, some
+ * weeks after; refused, nothing paid.
+ */
+function claimFollowUp(r: Random, date: Date, today: Date, costCents: number, guarantee: string): Pick<SinisterInput, 'status' | 'openedAt' | 'closedAt' | 'paidCents' | 'reserveCents' | 'description'> {
+  const ageDays = Math.round((today.getTime() - date.getTime()) / 86_400_000);
+  const openedAt = iso(addDays(date, Math.min(ageDays, r.int(0, 6))));
+  const description = r.chance(0.6) ? r.pick(CIRCUMSTANCES[guarantee] ?? ['Sinistre déclaré par le conducteur, constat amiable joint']) : null;
+  const settled = ageDays > 270 ? r.chance(0.92) : ageDays > 60 ? r.chance(0.45) : false;
+  if (settled) {
+    const closedAt = iso(addDays(date, Math.min(ageDays, r.int(20, 240))));
+    if (r.chance(0.08)) return { status: 'refused', openedAt, closedAt, paidCents: 0, reserveCents: 0, description };
+    return { status: 'closed', openedAt, closedAt, paidCents: costCents, reserveCents: 0, description };
+  }
+  if (ageDays > 20 && r.chance(0.6)) {
+    const paidCents = Math.round(costCents * r.pick([0.2, 0.4, 0.5, 0.7]));
+    return { status: 'inProgress', openedAt, closedAt: null, paidCents, reserveCents: costCents - paidCents, description };
+  }
+  return { status: 'open', openedAt, closedAt: null, paidCents: 0, reserveCents: costCents, description };
 }

@@ -64,6 +64,19 @@ describe('demo seed', () => {
     });
     expect(injuries.n).toBeGreaterThan(0);
     expect(injuries.n).toBeLessThan(20);
+    // Every status, with amounts paid and reserved: older claims settled, recent ones still open.
+    const statuses = await t.seed(async (tx) => {
+      const result = (await tx.execute(
+        sql`select status, count(*)::int as n, sum(paid_cents)::float8 as paid, sum(reserve_cents)::float8 as reserve, max(sinister_date) as latest from sinisters group by status`,
+      )) as { rows: { status: string; n: number; paid: number; reserve: number; latest: string }[] };
+      return Object.fromEntries(result.rows.map((row) => [row.status, row]));
+    });
+    expect(Object.keys(statuses).sort()).toEqual(['closed', 'inProgress', 'open', 'refused']);
+    expect(statuses.closed!.reserve).toBe(0);
+    expect(statuses.refused!.paid).toBe(0);
+    expect(statuses.inProgress!.paid).toBeGreaterThan(0);
+    expect(statuses.inProgress!.reserve).toBeGreaterThan(0);
+    expect(statuses.open!.reserve).toBeGreaterThan(0);
   });
 
   it('gives Transports Martin three chained periods and BTP Durand two, so the dashboard is full on first start', async () => {
@@ -82,5 +95,18 @@ describe('demo seed', () => {
 
     const durand = await t.login('admin2@demo.fr', 'Demo1234!');
     expect((await t.as(durand, { method: 'GET', url: '/api/indicators' })).json()).toHaveLength(2);
+  });
+
+  it('gives Transports Martin and BTP Durand a contract and an intermediary, so /parameters is full on first start', async () => {
+    const martin = await t.login('user@demo.fr', 'Demo1234!');
+    const contracts = (await t.as(martin, { method: 'GET', url: '/api/contract' })).json();
+    expect(contracts.map((c: { startDate: string }) => c.startDate)).toEqual(['2025-01-01', '2024-01-01']);
+    expect(contracts[0]).toMatchObject({ insurer: 'Axa France', annualPremium: 48_250.8 });
+    expect(contracts[0].guarantees).toContainEqual(expect.objectContaining({ label: 'Bris de glace', deductible: 100 }));
+    expect((await t.as(martin, { method: 'GET', url: '/api/insurance-intermediary' })).json()).toHaveLength(2);
+    expect((await t.as(martin, { method: 'GET', url: '/api/insurance-intermediary/current' })).json()).toMatchObject({ name: 'Cabinet Démo Courtage' });
+    const durand = await t.login('admin2@demo.fr', 'Demo1234!');
+    expect((await t.as(durand, { method: 'GET', url: '/api/contract' })).json()).toEqual([expect.objectContaining({ insurer: 'MMA Entreprise' })]);
+    expect((await t.as(durand, { method: 'GET', url: '/api/insurance-intermediary/current' })).json()).toMatchObject({ productionEmail: 'production@cabinet-demo-courtage.fr' });
   });
 });

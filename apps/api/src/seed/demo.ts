@@ -5,7 +5,15 @@ import { users } from '../db/schema/users.js';
 import { ensureCurrentScope } from '../modules/users/users.service.js';
 import { DURAND_PLAN, MARTIN_PLAN, seedFleet } from './demo-fleet.js';
 import { DURAND_PERIODS, MARTIN_PERIODS, seedPeriods } from './demo-periods.js';
-import { attachToEnvironment, createEnvironment, createOrganization, createUser, linkUser } from './factories.js';
+import {
+  attachToEnvironment,
+  createEnvironment,
+  createInsuranceContract,
+  createInsuranceIntermediary,
+  createOrganization,
+  createUser,
+  linkUser,
+} from './factories.js';
 
 export const DEMO_ACCOUNTS = [
   { email: 'superadmin@demo.fr', label: 'Superadmin du Cabinet Démo Courtage' },
@@ -76,7 +84,76 @@ export async function seedDemo(db: Database, password: string) {
     await seedFleet(tx, durand.uuid, DURAND_PLAN);
     await seedPeriods(tx, martin.uuid, MARTIN_PERIODS);
     await seedPeriods(tx, durand.uuid, DURAND_PERIODS);
+    await seedInsurance(tx, martin.uuid, durand.uuid);
     return [superadmin.uuid, admin.uuid, user.uuid, admin2.uuid];
   });
   for (const uuid of emails) await ensureCurrentScope(db, uuid);
+}
+
+/** The contracts and intermediaries /parameters shows on first start: Martin with a contract's history and a change of broker. */
+async function seedInsurance(tx: Parameters<typeof createInsuranceContract>[0], martinUuid: string, durandUuid: string) {
+  const martinGuarantees = [
+    { label: 'Responsabilité civile', deductible: 0 },
+    { label: 'Défense pénale et recours', deductible: 0 },
+    { label: 'Dommages tous accidents', deductible: 750 },
+    { label: 'Vol', deductible: 1_000 },
+    { label: 'Incendie', deductible: 1_000 },
+    { label: 'Bris de glace', deductible: 150 },
+  ];
+  await createInsuranceContract(tx, martinUuid, {
+    insurer: 'Axa France',
+    policyNumber: 'FLT-2024-001873',
+    startDate: '2024-01-01',
+    renewalDate: '2025-01-01',
+    annualPremium: 45_600,
+    guarantees: martinGuarantees,
+    createdAt: new Date('2023-12-15T09:00:00Z'),
+  });
+  await createInsuranceContract(tx, martinUuid, {
+    insurer: 'Axa France',
+    policyNumber: 'FLT-2024-001873',
+    startDate: '2025-01-01',
+    renewalDate: '2027-01-01',
+    annualPremium: 48_250.8,
+    guarantees: [...martinGuarantees.filter((g) => g.label !== 'Bris de glace'), { label: 'Bris de glace', deductible: 100 }],
+    createdAt: new Date('2024-12-18T14:30:00Z'),
+  });
+  await createInsuranceIntermediary(tx, martinUuid, {
+    name: 'Assurances Bertin & Associés',
+    contactLastName: 'Bertin',
+    contactFirstName: 'Hélène',
+    email: 'h.bertin@bertin-assurances.fr',
+    productionEmail: 'production@bertin-assurances.fr',
+    startDate: new Date('2022-01-03T11:00:00Z'),
+  });
+  await createInsuranceIntermediary(tx, martinUuid, {
+    name: 'Cabinet Démo Courtage',
+    contactLastName: 'Lefèvre',
+    contactFirstName: 'Sophie',
+    email: 'sophie.lefevre@cabinet-demo-courtage.fr',
+    productionEmail: 'production@cabinet-demo-courtage.fr',
+    startDate: new Date('2024-01-02T11:00:00Z'),
+  });
+  await createInsuranceContract(tx, durandUuid, {
+    insurer: 'MMA Entreprise',
+    policyNumber: 'MMA-FL-55021',
+    startDate: '2025-07-01',
+    renewalDate: '2026-07-01',
+    annualPremium: 21_400,
+    guarantees: [
+      { label: 'Responsabilité civile', deductible: 0 },
+      { label: 'Dommages collision', deductible: 1_200 },
+      { label: 'Vol', deductible: 1_500 },
+      { label: 'Bris de glace', deductible: 200 },
+    ],
+    createdAt: new Date('2025-06-20T10:00:00Z'),
+  });
+  await createInsuranceIntermediary(tx, durandUuid, {
+    name: 'Cabinet Démo Courtage',
+    contactLastName: 'Lefèvre',
+    contactFirstName: 'Sophie',
+    email: 'sophie.lefevre@cabinet-demo-courtage.fr',
+    productionEmail: 'production@cabinet-demo-courtage.fr',
+    startDate: new Date('2025-07-01T10:00:00Z'),
+  });
 }

@@ -3,6 +3,7 @@ import { normalizePlate, type Role } from '@flotte/contract';
 import { eq } from 'drizzle-orm';
 import type { WriteTx } from '../db/scope.js';
 import { drivers } from '../db/schema/drivers.js';
+import { insuranceContractGuarantees, insuranceContracts, insuranceIntermediaries } from '../db/schema/insurance.js';
 import { guarantees, sinisters } from '../db/schema/sinisters.js';
 import { users } from '../db/schema/users.js';
 import { vehicules } from '../db/schema/vehicules.js';
@@ -153,9 +154,33 @@ export type SinisterInput = {
   isDeclared?: boolean;
   responsibilityRate?: 0 | 25 | 50 | 75 | 100 | null;
   immatriculation?: string | null;
+  /** The claim's cost: its reserve while open or in progress, paid once closed or refused (unless paidCents / reserveCents say). */
   totalCostCents?: number;
+  status?: 'open' | 'inProgress' | 'closed' | 'refused';
+  openedAt?: string | null;
+  /** A closed or refused claim's closing date: its opening day (or the claim's) when not given. */
+  closedAt?: string | null;
+  paidCents?: number;
+  reserveCents?: number;
+  description?: string | null;
   archivedAt?: Date | null;
 };
+
+/** Paid, reserve and closing date of a factory claim, by the rules of decision 024. */
+function claimLifecycle(s: SinisterInput, sinisterDate: string) {
+  const status = s.status ?? 'open';
+  const settled = status === 'closed' || status === 'refused';
+  const total = s.totalCostCents ?? 0;
+  const openedAt = s.openedAt === undefined ? sinisterDate : s.openedAt;
+  return {
+    status,
+    openedAt,
+    closedAt: s.closedAt === undefined ? (settled ? (openedAt ?? sinisterDate) : null) : s.closedAt,
+    paidCents: s.paidCents ?? (settled ? total : 0),
+    reserveCents: s.reserveCents ?? (settled ? 0 : total - (s.paidCents ?? 0)),
+    description: s.description ?? null,
+  };
+}
 
 export async function createSinisters(tx: WriteTx, organizationUuid: string, inputs: SinisterInput[]) {
   if (inputs.length === 0) return [];
@@ -189,9 +214,72 @@ export async function createSinisters(tx: WriteTx, organizationUuid: string, inp
         isDeclared: s.isDeclared ?? false,
         responsibilityRate: s.responsibilityRate === undefined ? null : s.responsibilityRate,
         immatriculation: s.immatriculation ?? (s.vehiculeUuid ? (plates.get(s.vehiculeUuid) ?? null) : null),
-        totalCostCents: s.totalCostCents ?? 0,
+        ...claimLifecycle(s, s.sinisterDate ?? '2026-03-15'),
         archivedAt: s.archivedAt ?? null,
       })),
     )
     .returning();
+}
+
+/** Insurance follow-up: one version of the fleet contract (amounts in euros), guarantees by label. */
+export type ContractInput = {
+  insurer?: string;
+  policyNumber?: string;
+  startDate?: string;
+  renewalDate?: string;
+  annualPremium?: number;
+  guarantees?: { label: string; deductible: number }[];
+  createdAt?: Date;
+};
+
+export async function createInsuranceContract(tx: WriteTx, organizationUuid: string, input: ContractInput = {}) {
+  const [row] = await tx
+    .insert(insuranceContracts)
+    .values({
+      organizationUuid,
+      insurer: input.insurer ?? 'Axa France',
+      policyNumber: input.policyNumber ?? `FLT-${randomUUID().slice(0, 6).toUpperCase()}`,
+      startDate: input.startDate ?? '2026-01-01',
+      renewalDate: input.renewalDate ?? '2027-01-01',
+      annualPremiumCents: Math.round((input.annualPremium ?? 40_000) * 100),
+      ...(input.createdAt ? { createdAt: input.createdAt } : {}),
+    })
+    .returning({ uuid: insuranceContracts.uuid });
+  const covered = input.guarantees ?? [];
+  if (covered.length > 0) {
+    const rows = await tx.select({ uuid: guarantees.uuid, label: guarantees.label }).from(guarantees);
+    await tx.insert(insuranceContractGuarantees).values(
+      covered.map((g) => {
+        const found = rows.find((r) => r.label === g.label);
+        if (!found) throw new Error(`unknown guarantee ${g.label}`);
+        return { organizationUuid, contractUuid: row!.uuid, guaranteeUuid: found.uuid, deductibleCents: Math.round(g.deductible * 100) };
+      }),
+    );
+  }
+  return row!;
+}
+
+export type IntermediaryInput = {
+  name?: string;
+  contactLastName?: string;
+  contactFirstName?: string;
+  email?: string;
+  productionEmail?: string;
+  startDate?: Date;
+};
+
+export async function createInsuranceIntermediary(tx: WriteTx, organizationUuid: string, input: IntermediaryInput = {}) {
+  const [row] = await tx
+    .insert(insuranceIntermediaries)
+    .values({
+      organizationUuid,
+      name: input.name ?? 'Cabinet Lefèvre Assurances',
+      contactLastName: input.contactLastName ?? 'Lefèvre',
+      contactFirstName: input.contactFirstName ?? 'Paul',
+      email: input.email ?? 'paul.lefevre@courtier.exemple.fr',
+      productionEmail: input.productionEmail ?? 'production@courtier.exemple.fr',
+      startDate: input.startDate ?? new Date('2024-01-01T11:00:00Z'),
+    })
+    .returning({ uuid: insuranceIntermediaries.uuid });
+  return row!;
 }

@@ -22,6 +22,7 @@ export const PAGE_FRAME_TITLES: Readonly<Record<string, string>> = Object.freeze
   '/drivers': 'Conducteurs',
   '/sinisters': 'Sinistres',
   '/account': 'Paramètres compte',
+  '/parameters': 'Paramètres',
 });
 
 /** The phone's top bar title (SPEC: always 'Tableau de bord'), as the logged layout shows it. */

@@ -12,7 +12,10 @@ export type RegisterRecord = { uuid: string; isArchived: boolean };
  * ArchiveCountsSchema's counts (the claims have none).
  */
 export type RegisterPage<TRecord> = z.output<ReturnType<typeof pageSchema<z.ZodType<TRecord>>>> &
-  Partial<z.output<typeof ArchiveCountsSchema>>;
+  Partial<z.output<typeof ArchiveCountsSchema>> & {
+    /** The list's declared sums over every record the query matches (the claims' total cost). */
+    sums?: Readonly<Record<string, number>>;
+  };
 
 /**
  * The contract's schemas of a register: its record, its page, its list query and its write bodies.
@@ -106,7 +109,7 @@ export function registerApi<S extends RegisterSchemas>(register: RegisterName, p
       queryOptions({
         queryKey: keys.count(query),
         queryFn: ({ signal, client, queryKey }) => getPage({ ...query, page: 1, limit: 1 }, signal, client.getQueryData<Held<Page>>(queryKey)),
-        select: ({ data: answer }: Held<Page>) => ({ total: answer.total, capped: answer.totalIsCapped === true }),
+        select: ({ data: answer }: Held<Page>) => ({ total: answer.total, capped: answer.totalIsCapped === true, sums: answer.sums ?? {} }),
       }),
     detailQueryOptions: (uuid: string) =>
       queryOptions({ queryKey: keys.detail(uuid), queryFn: ({ signal }) => api(`${path}/${uuid}`, { schema: record, signal }) }),

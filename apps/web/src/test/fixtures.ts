@@ -64,7 +64,7 @@ export function makeDriver(overrides: Partial<Driver> = {}): Driver {
 }
 
 /** One page of a register list with its archive counts. */
-export function registerPage<T>(data: T[], extra: { page?: number; total?: number; nbOfArchived?: number; nbInActivity?: number } = {}) {
+export function registerPage<T>(data: T[], extra: { page?: number; total?: number; nbOfArchived?: number; nbInActivity?: number; sums?: Record<string, number> } = {}) {
   const total = extra.total ?? data.length;
   return {
     data,
@@ -73,6 +73,8 @@ export function registerPage<T>(data: T[], extra: { page?: number; total?: numbe
     total,
     nbOfArchived: extra.nbOfArchived ?? 0,
     nbInActivity: extra.nbInActivity ?? total,
+    // A claims' page carries the total cost of its filter: the rows' own unless the test says.
+    sums: extra.sums ?? { totalCost: data.reduce((sum, row) => sum + ((row as { totalCost?: number }).totalCost ?? 0), 0) },
   };
 }
 
@@ -105,6 +107,12 @@ export function makeSinister(overrides: Partial<Sinister> = {}): Sinister {
     vehicule: { uuid: 'e0000000-0000-4000-8000-000000000001', immatriculation: 'AB123CD', brand: 'Renault', model: 'Master' },
     driver: { uuid: 'd0000000-0000-4000-8000-000000000901', firstName: 'Élodie', lastName: 'Écuyer' },
     totalCost: 1234.56,
+    status: 'open',
+    openedAt: '2026-03-14',
+    closedAt: null,
+    paidAmount: 0,
+    reserveAmount: 1234.56,
+    description: null,
     guarantee: GUARANTEES[1]!,
     documents: [],
     isArchived: false,

@@ -29,8 +29,25 @@ export const sinisters = pgTable(
     responsibilityRate: smallint(),
     /** The plate as declared (normalised); kept when the vehicle is deleted. */
     immatriculation: text(),
-    /** Paid amounts and reserves, in cents: never a float. */
-    totalCostCents: bigint({ mode: 'number' }).notNull().default(0),
+    /** Where the claim stands (SINISTER_STATUSES): open, inProgress, closed, refused. */
+    status: text({ enum: ['open', 'inProgress', 'closed', 'refused'] }).notNull().default('open'),
+    /** The day the claim's file was opened; null when not known. */
+    openedAt: date({ mode: 'string' }),
+    /** The day it was closed or refused: set exactly when it is (a check). */
+    closedAt: date({ mode: 'string' }),
+    /** Paid out, in cents: never a float. */
+    paidCents: bigint({ mode: 'number' }).notNull().default(0),
+    /** Reserved for what is still to pay, in cents; 0 once closed or refused (a check). */
+    reserveCents: bigint({ mode: 'number' }).notNull().default(0),
+    /**
+     * Paid amounts and reserves, in cents: what the loss ratio sums (DOMAIN.md). Kept by
+     * PostgreSQL, never written: it cannot differ from paid + reserve.
+     */
+    totalCostCents: bigint({ mode: 'number' })
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`${sinisters.paidCents} + ${sinisters.reserveCents}`),
+    /** The circumstances, free text. */
+    description: text(),
     /**
      * The driver's name as the search reads it, kept by triggers (migration 0009): set from the
      * driver when the claim is written, followed when the driver is renamed, cleared with the link.
@@ -47,7 +64,11 @@ export const sinisters = pgTable(
   },
   (t) => [
     check('sinisters_responsibility_rate_check', sql`${t.responsibilityRate} in (0, 25, 50, 75, 100)`),
-    check('sinisters_total_cost_check', sql`${t.totalCostCents} >= 0`),
+    check('sinisters_paid_check', sql`${t.paidCents} >= 0`),
+    check('sinisters_reserve_check', sql`${t.reserveCents} >= 0`),
+    check('sinisters_status_check', sql`${t.status} in ('open', 'inProgress', 'closed', 'refused')`),
+    // Closed or refused: a closing date and no reserve; open or in progress: no closing date.
+    check('sinisters_settled_check', sql`(${t.status} in ('closed', 'refused')) = (${t.closedAt} is not null) and (${t.status} not in ('closed', 'refused') or ${t.reserveCents} = 0)`),
     ...registerIndexes('sinisters', t, { date: t.sinisterDate, ref: t.sinisterIntermediateRef, city: t.cityKey, cost: t.totalCostCents, plate: t.immatriculation, created: t.createdAt }),
     index('sinisters_vehicule_idx').on(t.vehiculeUuid),
     index('sinisters_driver_idx').on(t.driverUuid),

@@ -89,6 +89,13 @@ describe('GET /api/sinister', () => {
       vehicule: { uuid: v.clio.uuid, immatriculation: 'AB123CD', brand: 'Renault', model: 'Clio' },
       driver: { uuid: d.elodie.uuid, firstName: 'Élodie', lastName: 'Écuyer' },
       totalCost: 1234.56,
+      // A claim seeded with its cost alone is open, that cost reserved, opened on its day.
+      status: 'open',
+      openedAt: '2025-01-10',
+      closedAt: null,
+      paidAmount: 0,
+      reserveAmount: 1234.56,
+      description: null,
       guarantee: { uuid: guarantee['Responsabilité civile'], label: 'Responsabilité civile' },
       documents: [],
       isArchived: false,

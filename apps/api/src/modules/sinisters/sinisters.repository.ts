@@ -1,5 +1,5 @@
 import { asc, eq, gt, gte, lte, sql } from 'drizzle-orm';
-import { ListSinistersQuerySchema, normalizePlate } from '@flotte/contract';
+import { centsToEuros, ListSinistersQuerySchema, normalizePlate } from '@flotte/contract';
 import { choice, defineList, toggle, value } from '../../db/list-kit.js';
 import type { ReadTx } from '../../db/scope.js';
 import { drivers } from '../../db/schema/drivers.js';
@@ -24,6 +24,12 @@ export const sinisterList = defineList({
     responsibilityRate: sinisters.responsibilityRate,
     immatriculation: sinisters.immatriculation,
     totalCostCents: sinisters.totalCostCents,
+    status: sinisters.status,
+    openedAt: sinisters.openedAt,
+    closedAt: sinisters.closedAt,
+    paidCents: sinisters.paidCents,
+    reserveCents: sinisters.reserveCents,
+    description: sinisters.description,
     archivedAt: sinisters.archivedAt,
     createdAt: sinisters.createdAt,
     vehiculeUuid: vehicules.uuid,
@@ -69,6 +75,7 @@ export const sinisterList = defineList({
     hasHumanInjury: toggle(eq(sinisters.hasHumanInjury, true)),
     damagedVehicule: toggle(eq(sinisters.damagedVehicule, true)),
     isThirdImplicated: toggle(eq(sinisters.isThirdImplicated, true)),
+    status: value((status) => eq(sinisters.status, sql`${status}`)),
     garantee: value((uuid) => eq(sinisters.guaranteeUuid, uuid)),
     vehicule: value((uuid) => eq(sinisters.vehiculeUuid, uuid)),
     driver: value((uuid) => eq(sinisters.driverUuid, uuid)),
@@ -77,11 +84,14 @@ export const sinisterList = defineList({
   },
   // Reference, city, plate or driver's name; the plate also without its separators ('ab-123' finds AB123CD).
   search: { column: sinisters.searchText, alsoAs: (term) => [normalizePlate(term)] },
+  // The claims screen's "n sinistres · total": paid and reserves of every claim the filters match.
+  sums: { totalCost: { column: sinisters.totalCostCents, as: centsToEuros } },
 });
 
 export type SinisterRow = NonNullable<typeof sinisterList.row>;
 
 // driverName is the triggers' (migration 0009): a claim never sets it itself.
+// totalCostCents is PostgreSQL's (paid + reserve): never written.
 export type SinisterValues = Omit<typeof sinisters.$inferInsert, 'uuid' | 'organizationUuid' | 'driverName' | 'archivedAt' | 'createdAt' | 'updatedAt'>;
 
 /** Link targets: row-level security already limits vehicles and drivers to the organization. */

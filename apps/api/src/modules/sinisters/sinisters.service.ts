@@ -1,5 +1,8 @@
 import {
   centsToEuros,
+  claimAmounts,
+  claimIssues,
+  type ClaimState,
   type CreateSinisterBodySchema,
   eurosToCents,
   type Guarantee,
@@ -40,6 +43,12 @@ export function toSinister(row: repo.SinisterRow): Sinister {
         ? { uuid: row.driverUuid, firstName: row.driverFirstName, lastName: row.driverLastName }
         : null,
     totalCost: centsToEuros(row.totalCostCents),
+    status: row.status,
+    openedAt: row.openedAt,
+    closedAt: row.closedAt,
+    paidAmount: centsToEuros(row.paidCents),
+    reserveAmount: centsToEuros(row.reserveCents),
+    description: row.description,
     guarantee: row.guaranteeUuid && row.guaranteeLabel !== null ? { uuid: row.guaranteeUuid, label: row.guaranteeLabel } : null,
     documents: [],
     isArchived: row.archivedAt !== null,
@@ -53,12 +62,19 @@ export async function listGuarantees(db: Database, ctx: AuthContext): Promise<Gu
 }
 
 // A claim archived leaves the list until restored ('Annuler').
-export const { list, getOne, archive, restore, hardDelete } = registerService({
+const register = registerService({
   list: repo.sinisterList,
   toItem: toSinister,
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un sinistre',
 });
+export const { getOne, archive, restore, hardDelete } = register;
+
+/** A page of claims with the total cost of every claim the query matches (the list's declared sum). */
+export async function list(...args: Parameters<typeof register.list>) {
+  const page = await register.list(...args);
+  return page as typeof page & { sums: { totalCost: number } };
+}
 
 type LinkValues = Pick<repo.SinisterValues, 'vehiculeUuid' | 'immatriculation' | 'driverUuid' | 'guaranteeUuid'>;
 
@@ -102,15 +118,45 @@ function ownValues(body: UpdateBody): Partial<repo.SinisterValues> {
     isThirdImplicated: body.isThirdImplicated,
     isDeclared: body.isDeclared,
     responsibilityRate: body.responsibilityRate,
-    totalCostCents: body.totalCost === undefined ? undefined : eurosToCents(body.totalCost),
+    status: body.status,
+    openedAt: body.openedAt,
+    closedAt: body.closedAt,
+    description: body.description,
   };
+}
+
+const cents = (euros: number | undefined) => (euros === undefined ? undefined : eurosToCents(euros));
+
+/**
+ * The claim's status, dates and amounts once the body is applied to what is stored (or to a new
+ * claim's defaults): the contract's rules on the whole (decision 024), a 400 on the first field
+ * broken. Reopening a claim (open, in progress) clears its closing date unless the body sets one.
+ */
+function lifecycle(body: UpdateBody, current: ClaimState): Pick<repo.SinisterValues, 'status' | 'openedAt' | 'closedAt' | 'paidCents' | 'reserveCents'> {
+  const status = body.status ?? current.status;
+  const reopened = body.status !== undefined && (status === 'open' || status === 'inProgress') && body.closedAt === undefined;
+  const amounts = claimAmounts({ totalCostCents: cents(body.totalCost), paidCents: cents(body.paidAmount), reserveCents: cents(body.reserveAmount) }, current, status);
+  if ('path' in amounts) throw new BadRequestError(amounts.message, [amounts]);
+  const state: ClaimState = {
+    sinisterDate: body.sinisterDate ?? current.sinisterDate,
+    status,
+    openedAt: body.openedAt === undefined ? current.openedAt : body.openedAt,
+    closedAt: reopened ? null : body.closedAt === undefined ? current.closedAt : body.closedAt,
+    ...amounts,
+  };
+  const [issue] = claimIssues(state);
+  if (issue) throw new BadRequestError(issue.message, [issue]);
+  return { status: state.status, openedAt: state.openedAt, closedAt: state.closedAt, paidCents: state.paidCents, reserveCents: state.reserveCents };
 }
 
 export async function create(db: Database, ctx: AuthContext, body: CreateBody) {
   const organizationUuid = requireOrganization(ctx);
+  // A new claim's file is opened on the claim's day unless the body says when.
+  const fresh: ClaimState = { sinisterDate: body.sinisterDate, status: 'open', openedAt: body.sinisterDate, closedAt: null, paidCents: 0, reserveCents: 0 };
+  const values = lifecycle(body, fresh);
   const row = await withTenant(db, organizationUuid, async (tx) => {
     const links = await resolveLinks(tx, body);
-    return insertRecord(tx, repo.sinisterList, { ...ownValues(body), ...links, organizationUuid, sinisterDate: body.sinisterDate });
+    return insertRecord(tx, repo.sinisterList, { ...ownValues(body), ...values, ...links, organizationUuid, sinisterDate: body.sinisterDate });
   });
   return toSinister(row);
 }
@@ -118,8 +164,10 @@ export async function create(db: Database, ctx: AuthContext, body: CreateBody) {
 export async function update(db: Database, ctx: AuthContext, uuid: string, body: UpdateBody) {
   const row = await withTenant(db, requireOrganization(ctx), async (tx) => {
     // An unknown claim is not found before its links are looked at.
-    if (!(await findRecord(tx, repo.sinisterList, uuid))) return null;
-    return updateRecord(tx, repo.sinisterList, uuid, { ...ownValues(body), ...(await resolveLinks(tx, body)) });
+    const current = await findRecord(tx, repo.sinisterList, uuid);
+    if (!current) return null;
+    const values = lifecycle(body, current);
+    return updateRecord(tx, repo.sinisterList, uuid, { ...ownValues(body), ...values, ...(await resolveLinks(tx, body)) });
   });
   if (!row) throw new NotFoundError(NOT_FOUND);
   return toSinister(row);

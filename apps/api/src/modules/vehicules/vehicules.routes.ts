@@ -2,16 +2,25 @@ import { ArchiveVehiculeQuerySchema, CategoryParamsSchema, CreateVehiculeBodySch
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../lib/register-routes.js';
 import { errorResponses } from '../../lib/route-schemas.js';
+import type { FleetNotifier } from '../insurance-intermediary/insurance-intermediary.service.js';
 import * as service from './vehicules.service.js';
 
-export const vehiculesRoutes: FastifyPluginAsyncZod = async (app) => {
+export type VehiculesRoutesOptions = { publicUrl: string | undefined };
+
+export const vehiculesRoutes: FastifyPluginAsyncZod<VehiculesRoutesOptions> = async (app, { publicUrl }) => {
   const tags = ['Véhicules'];
+  // Entries and exits are told to the intermediary by e-mail; its links point to PUBLIC_URL, else to where the request came from.
+  const notifier = (origin: string): FleetNotifier => ({ mail: app.mail, baseUrl: publicUrl ?? origin });
 
   registerRoutes(app, {
     path: '/vehicule',
     tags,
     item: VehiculeSchema,
-    service,
+    service: {
+      ...service,
+      create: (db, ctx, body, origin) => service.create(db, ctx, body, notifier(origin)),
+      update: (db, ctx, uuid, body, origin) => service.update(db, ctx, uuid, body, notifier(origin)),
+    },
     list: {
       summary: 'Véhicules de l’organisation, paginés (actifs par défaut, brouillons exclus)',
       querystring: ListVehiculesQuerySchema,

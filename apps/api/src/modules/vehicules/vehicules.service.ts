@@ -19,6 +19,7 @@ import { withTenant } from '../../db/scope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
+import { type FleetMovement, type FleetNotifier, notifyFleetMovements } from '../insurance-intermediary/insurance-intermediary.service.js';
 import * as repo from './vehicules.repository.js';
 
 const NOT_FOUND = 'Véhicule introuvable';
@@ -104,7 +105,25 @@ export function listChoices(db: Database, ctx: AuthContext, query: z.output<type
   return readPage(db, requireOrganization(ctx), repo.vehiculeChoiceList, query, toVehiculeChoice, options);
 }
 
-export async function create(db: Database, ctx: AuthContext, body: z.output<typeof CreateVehiculeBodySchema>) {
+type Dated = Pick<repo.VehiculeRow, 'immatriculation' | 'brand' | 'model' | 'type' | 'entryDate' | 'exitDate'>;
+
+/**
+ * What the intermediary must hear of a change (SPEC 4, DOMAIN half-difference): the vehicle enters
+ * the fleet when an entry date is set where there was none (a new vehicle with its entry date, a
+ * draft completed, a date filled in later), and leaves it when an exit date is set where there was
+ * none. Correcting a date already set tells nothing; archiving sets the exit date through
+ * archive(), which tells nothing either. A draft without its plate is not in the fleet yet.
+ */
+export function fleetMovements(before: Dated | null, after: Dated): FleetMovement[] {
+  if (!after.immatriculation) return [];
+  const vehicle = { immatriculation: after.immatriculation, brand: after.brand, model: after.model, type: after.type };
+  const movements: FleetMovement[] = [];
+  if (after.entryDate && !before?.entryDate) movements.push({ ...vehicle, movement: 'entry', date: after.entryDate });
+  if (after.exitDate && !before?.exitDate) movements.push({ ...vehicle, movement: 'exit', date: after.exitDate });
+  return movements;
+}
+
+export async function create(db: Database, ctx: AuthContext, body: z.output<typeof CreateVehiculeBodySchema>, notifier?: FleetNotifier) {
   const organizationUuid = requireOrganization(ctx);
   // The contract gives the plate normalised (PlateSchema).
   const { immatriculation } = body;
@@ -112,7 +131,7 @@ export async function create(db: Database, ctx: AuthContext, body: z.output<type
     () => immatriculation,
     withTenant(db, organizationUuid, async (tx) => {
       if (await repo.findActiveByPlate(tx, organizationUuid, immatriculation)) throw duplicatePlate(immatriculation);
-      return insertRecord(tx, repo.vehiculeList, {
+      const created = await insertRecord(tx, repo.vehiculeList, {
         organizationUuid,
         brand: body.brand,
         model: body.model,
@@ -122,6 +141,8 @@ export async function create(db: Database, ctx: AuthContext, body: z.output<type
         entryDate: body.entryDate ?? null,
         exitDate: body.exitDate ?? null,
       });
+      if (notifier) await notifyFleetMovements(tx, ctx, notifier, fleetMovements(null, created));
+      return created;
     }),
   );
   return toVehicule(row);
@@ -146,7 +167,7 @@ export async function createEmpty(db: Database, ctx: AuthContext) {
   return toVehicule(row);
 }
 
-export async function update(db: Database, ctx: AuthContext, uuid: string, body: z.output<typeof UpdateVehiculeBodySchema>) {
+export async function update(db: Database, ctx: AuthContext, uuid: string, body: z.output<typeof UpdateVehiculeBodySchema>, notifier?: FleetNotifier) {
   const organizationUuid = requireOrganization(ctx);
   const { immatriculation } = body;
   const row = await guardPlate(
@@ -162,7 +183,10 @@ export async function update(db: Database, ctx: AuthContext, uuid: string, body:
       if (immatriculation && current.archivedAt === null && (await repo.findActiveByPlate(tx, organizationUuid, immatriculation, uuid))) {
         throw duplicatePlate(immatriculation);
       }
-      return updateRecord(tx, repo.vehiculeList, uuid, body);
+      const updated = await updateRecord(tx, repo.vehiculeList, uuid, body);
+      // An archived vehicle is out of the fleet: a date written on it moves nothing.
+      if (notifier && updated && current.archivedAt === null) await notifyFleetMovements(tx, ctx, notifier, fleetMovements(current, updated));
+      return updated;
     }),
   );
   if (!row) throw new NotFoundError(NOT_FOUND);

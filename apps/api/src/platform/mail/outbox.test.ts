@@ -41,15 +41,11 @@ function captureLogger() {
   return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } };
 }
 
-const exitNotice = (immatriculation = 'AB-123-CD') => ({
-  movement: 'exit' as const,
+const exitNotice = (immatriculation = 'AB-123-CD', date = '2026-03-12') => ({
   organizationTitle: 'Transports Alpha',
   intermediaryContactName: 'Paul Lefèvre',
-  immatriculation,
-  brand: 'Renault',
-  model: 'Master',
-  date: '2026-03-12',
   senderName: 'Jeanne Roux',
+  movements: [{ movement: 'exit' as const, immatriculation, brand: 'Renault', model: 'Master', category: null, date }],
 });
 
 const queueExit = (to = 'production@courtier.exemple.fr', immatriculation?: string) =>
@@ -146,7 +142,7 @@ describe('queueMail', () => {
     ).rejects.toThrow();
     await expect(
       withTenant(database.db, orgA, (tx) =>
-        queueMail(tx, { template: 'vehicle-movement', to: 'x@exemple.fr', data: { ...exitNotice(), date: 'hier' }, baseUrl: BASE_URL }),
+        queueMail(tx, { template: 'vehicle-movement', to: 'x@exemple.fr', data: exitNotice(undefined, 'hier'), baseUrl: BASE_URL }),
       ),
     ).rejects.toThrow();
     expect(await readSystem(database.db, (tx) => tx.select().from(mailOutbox))).toEqual([]);

@@ -112,45 +112,58 @@ describe('organization-invitation', () => {
 });
 
 describe('vehicle-movement', () => {
-  const base = {
-    organizationTitle: 'Transports Alpha',
-    intermediaryContactName: 'Paul Lefèvre',
-    immatriculation: 'AB-123-CD',
-    brand: 'Renault',
-    model: 'Master',
-    date: '2026-03-12',
-    senderName: 'Jeanne Roux',
-  };
+  const vehicle = { immatriculation: 'AB-123-CD', brand: 'Renault', model: 'Master', category: 'Véhicule utilitaire', date: '2026-03-12' };
+  const base = { organizationTitle: 'Transports Alpha', intermediaryContactName: 'Paul Lefèvre', senderName: 'Jeanne Roux' };
+  const one = (movement: Record<string, unknown>, over: Record<string, unknown> = {}) => ({ ...base, ...over, movements: [{ ...vehicle, ...movement }] });
 
   it('tells the intermediary a vehicle leaves the fleet, with its details in French', () => {
-    const text = renderMailToText(MAIL_TEMPLATES['vehicle-movement'], { ...base, movement: 'exit' }, broker);
+    const text = renderMailToText(MAIL_TEMPLATES['vehicle-movement'], one({ movement: 'exit' }) as never, broker);
     expect(text).toContain('Objet : Sortie de flotte : AB-123-CD (Transports Alpha)');
     expect(text).toContain('Bonjour Paul Lefèvre,');
     expect(text).toContain('Jeanne Roux vous informe que le véhicule AB-123-CD sort de la flotte de Transports Alpha le 12 mars 2026.');
-    expect(text).toContain('- Immatriculation : AB-123-CD\n- Véhicule : Renault Master\n- Date de sortie : 12 mars 2026');
+    expect(text).toContain('- Immatriculation : AB-123-CD\n- Véhicule : Renault Master\n- Catégorie : Véhicule utilitaire\n- Date de sortie : 12 mars 2026');
     expect(text).toContain('Merci de le retirer du contrat');
     expect(text).toContain('Ouvrir Cabinet Durand & Fils :\nhttps://assur.exemple.fr/app/vehicules');
   });
 
-  it('tells an entry, without a contact name or a model', () => {
+  it('tells an entry, without a contact name, a model or a category', () => {
     const text = renderMailToText(
       MAIL_TEMPLATES['vehicle-movement'],
-      { ...base, movement: 'entry', intermediaryContactName: null, brand: null, model: null },
+      one({ movement: 'entry', brand: null, model: null, category: null }, { intermediaryContactName: null }) as never,
       plain,
     );
     expect(text).toContain('Objet : Entrée de flotte : AB-123-CD (Transports Alpha)');
     expect(text).toContain('\nBonjour,\n');
     expect(text).toContain("- Date d'entrée : 12 mars 2026");
     expect(text).not.toContain('Véhicule :');
+    expect(text).not.toContain('Catégorie :');
     expect(text).toContain("Merci de l'ajouter au contrat");
   });
 
+  it('lists many vehicles in one message, entries and exits counted', () => {
+    const data = {
+      ...base,
+      movements: [
+        { ...vehicle, movement: 'entry' },
+        { ...vehicle, movement: 'entry', immatriculation: 'EF-456-GH', brand: 'Peugeot', model: 'Partner', date: '2026-03-13' },
+        { ...vehicle, movement: 'exit', immatriculation: 'JK-789-LM', brand: null, model: null, category: null, date: '2026-03-14' },
+      ],
+    };
+    const text = renderMailToText(MAIL_TEMPLATES['vehicle-movement'], data as never, plain);
+    expect(text).toContain('Objet : Mouvements de flotte : 2 entrées et 1 sortie (Transports Alpha)');
+    expect(text).toContain('Jeanne Roux vous informe des mouvements suivants dans la flotte de Transports Alpha (2 entrées et 1 sortie) :');
+    expect(text).toContain('• AB-123-CD — Renault Master (Véhicule utilitaire) : entrée le 12 mars 2026');
+    expect(text).toContain('• EF-456-GH — Peugeot Partner (Véhicule utilitaire) : entrée le 13 mars 2026');
+    expect(text).toContain('• JK-789-LM : sortie le 14 mars 2026');
+  });
+
   it('keeps the subject on one line whatever the data holds', () => {
-    const mail = renderMail(MAIL_TEMPLATES['vehicle-movement'], { ...base, movement: 'exit', organizationTitle: 'Alpha\r\nBcc: espion@exemple.fr' }, plain);
+    const mail = renderMail(MAIL_TEMPLATES['vehicle-movement'], one({ movement: 'exit' }, { organizationTitle: 'Alpha\r\nBcc: espion@exemple.fr' }) as never, plain);
     expect(mail.subject).toBe('Sortie de flotte : AB-123-CD (Alpha Bcc: espion@exemple.fr)');
   });
 
-  it('refuses a date that is not a calendar date', () => {
-    expect(() => renderMail(MAIL_TEMPLATES['vehicle-movement'], { ...base, movement: 'exit', date: '12/03/2026' }, plain)).toThrow();
+  it('refuses a date that is not a calendar date, and an empty list', () => {
+    expect(() => renderMail(MAIL_TEMPLATES['vehicle-movement'], one({ movement: 'exit', date: '12/03/2026' }) as never, plain)).toThrow();
+    expect(() => renderMail(MAIL_TEMPLATES['vehicle-movement'], { ...base, movements: [] }, plain)).toThrow();
   });
 });

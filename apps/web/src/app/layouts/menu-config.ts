@@ -28,7 +28,7 @@ export const MAIN_MENU: readonly MenuEntry[] = [
   { label: 'Véhicules', to: '/vehicules', icon: DirectionsCarOutlined, locked: false },
   { label: 'Gestion documentaire', to: '/ged', icon: FolderOpenOutlined, locked: true },
   { label: 'Alertes prévention', to: '/alerts', icon: NotificationsActiveOutlined, locked: true },
-  { label: 'Paramètres', to: '/parameters', icon: SettingsOutlined, locked: true },
+  { label: 'Paramètres', to: '/parameters', icon: SettingsOutlined, locked: false },
 ];
 
 export const SUPERADMIN_MENU: readonly MenuEntry[] = [

@@ -142,7 +142,10 @@ export function RecordDialog<T extends { isArchived: boolean }>({ record: curren
           <IconButton aria-label="Fermer" onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
             <CloseIcon />
           </IconButton>
-          <DialogContent sx={{ display: 'grid', gap: 3 }}>{children(record)}</DialogContent>
+          {/* Focusable: a long record (a claim's follow-up, a vehicle's claims) scrolls, and the keyboard must reach it. */}
+          <DialogContent tabIndex={0} sx={{ display: 'grid', gap: 3 }}>
+            {children(record)}
+          </DialogContent>
           <DialogActions sx={{ px: 3, pb: 2 }}>
             <Button onClick={onClose}>Fermer</Button>
             {onEdit && (

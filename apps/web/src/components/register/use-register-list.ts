@@ -34,6 +34,8 @@ export type RegisterListState<TRow> = {
   nbOfPages: number;
   /** The API's `nbInActivity` and `nbOfArchived`; 0 while unknown or after a failure. */
   counts: Required<ArchiveCounts>;
+  /** The list's declared sums over everything the query matches (the claims' total cost); empty while unknown or after a failure. */
+  sums: Readonly<Record<string, number>>;
   /** No data to show yet. */
   loading: boolean;
   /** Showing the previous data while the next arrives. */
@@ -82,6 +84,7 @@ export function useListQueryState<TPage extends RegisterPage<unknown>>(
       totalIsCapped: false,
       nbOfPages: 0,
       counts: { active: 0, archived: 0 },
+      sums: {},
       // First load, or 'Réessayer' after a failure.
       loading: isPending || (error !== null && isFetching) || leaving,
       fetching: false,
@@ -95,6 +98,7 @@ export function useListQueryState<TPage extends RegisterPage<unknown>>(
     totalIsCapped: data.totalIsCapped === true,
     nbOfPages: data.nbOfPages,
     counts: { active: data.nbInActivity ?? 0, archived: data.nbOfArchived ?? 0 },
+    sums: data.sums ?? {},
     loading: false,
     fetching: isFetching,
     error: null,

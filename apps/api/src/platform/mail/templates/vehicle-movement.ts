@@ -1,51 +1,92 @@
 import { z } from 'zod';
-import { button, defineTemplate, facts, formatFrenchDate, note, paragraph, strong } from '../render.js';
+import { type Block, button, defineTemplate, facts, formatFrenchDate, note, paragraph, strong } from '../render.js';
 
 const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
+const MovementSchema = z.object({
+  movement: z.enum(['entry', 'exit']),
+  /** As shown: AB-123-CD. */
+  immatriculation: z.string().trim().min(1).max(20),
+  brand: z.string().trim().max(100).nullable(),
+  model: z.string().trim().max(100).nullable(),
+  /** The category's French label ('Véhicule utilitaire léger'…). */
+  category: z.string().trim().max(100).nullable(),
+  date: IsoDate,
+});
+type Movement = z.infer<typeof MovementSchema>;
+
+const vehicleOf = (m: Movement) => [m.brand, m.model].filter(Boolean).join(' ');
+const verb = (m: Movement) => (m.movement === 'entry' ? 'entrée' : 'sortie');
+
+/** One vehicle of a list: « AB-123-CD — Renault Master (Utilitaire) : entrée le 3 mars 2026 ». */
+function line(m: Movement): Block {
+  const details = [vehicleOf(m), m.category ? `(${m.category})` : ''].filter(Boolean).join(' ');
+  return paragraph('• ', strong(m.immatriculation), details ? ` — ${details}` : '', ` : ${verb(m)} le ${formatFrenchDate(m.date)}`);
+}
+
 /**
- * Insurance follow-up: the organization's intermediary (its production e-mail) is told that a
- * vehicle entered or left the fleet, so that the contract follows the fleet. Archiving a vehicle
- * sets its exit date without this message (SPEC §4).
+ * Insurance follow-up: the organization's intermediary (its production e-mail) is told that
+ * vehicles entered or left the fleet, so that the contract follows the fleet (the half-difference,
+ * DOMAIN.md). One change of many vehicles is one message listing them. Archiving a vehicle sets
+ * its exit date without this message (SPEC §4).
  */
 export const vehicleMovement = defineTemplate({
   schema: z.object({
-    movement: z.enum(['entry', 'exit']),
     organizationTitle: z.string().trim().min(1).max(200),
     intermediaryContactName: z.string().trim().max(200).nullable(),
-    /** As shown: AB-123-CD. */
-    immatriculation: z.string().trim().min(1).max(20),
-    brand: z.string().trim().max(100).nullable(),
-    model: z.string().trim().max(100).nullable(),
-    date: IsoDate,
     senderName: z.string().trim().min(1).max(200),
+    movements: z.array(MovementSchema).min(1).max(1000),
   }),
   render(data, { brand, url }) {
-    const entry = data.movement === 'entry';
-    const vehicle = [data.brand, data.model].filter(Boolean).join(' ');
-    const rows: [string, string][] = [
-      ['Société', data.organizationTitle],
-      ['Immatriculation', data.immatriculation],
-      ...(vehicle ? ([['Véhicule', vehicle]] as [string, string][]) : []),
-      [entry ? "Date d'entrée" : 'Date de sortie', formatFrenchDate(data.date)],
-    ];
+    const hello = paragraph(data.intermediaryContactName ? `Bonjour ${data.intermediaryContactName},` : 'Bonjour,');
+    const open = button(`Ouvrir ${brand.name}`, url('/vehicules'));
+    const why = note(`Vous recevez ce message en tant qu'intermédiaire d'assurance de ${data.organizationTitle}.`);
+    if (data.movements.length === 1) {
+      const m = data.movements[0]!;
+      const entry = m.movement === 'entry';
+      const vehicle = vehicleOf(m);
+      const rows: [string, string][] = [
+        ['Société', data.organizationTitle],
+        ['Immatriculation', m.immatriculation],
+        ...(vehicle ? ([['Véhicule', vehicle]] as [string, string][]) : []),
+        ...(m.category ? ([['Catégorie', m.category]] as [string, string][]) : []),
+        [entry ? "Date d'entrée" : 'Date de sortie', formatFrenchDate(m.date)],
+      ];
+      return {
+        subject: `${entry ? 'Entrée' : 'Sortie'} de flotte : ${m.immatriculation} (${data.organizationTitle})`,
+        heading: entry ? 'Un véhicule entre dans la flotte' : 'Un véhicule sort de la flotte',
+        blocks: [
+          hello,
+          paragraph(
+            strong(data.senderName),
+            ` vous informe que le véhicule `,
+            strong(m.immatriculation),
+            entry ? ' entre dans la flotte de ' : ' sort de la flotte de ',
+            strong(data.organizationTitle),
+            ` le ${formatFrenchDate(m.date)}.`,
+          ),
+          facts(rows),
+          paragraph(entry ? "Merci de l'ajouter au contrat d'assurance de la flotte." : "Merci de le retirer du contrat d'assurance de la flotte."),
+          open,
+          why,
+        ],
+      };
+    }
+    const entries = data.movements.filter((m) => m.movement === 'entry').length;
+    const exits = data.movements.length - entries;
+    const counts = [entries ? `${entries} entrée${entries > 1 ? 's' : ''}` : '', exits ? `${exits} sortie${exits > 1 ? 's' : ''}` : '']
+      .filter(Boolean)
+      .join(' et ');
     return {
-      subject: `${entry ? 'Entrée' : 'Sortie'} de flotte : ${data.immatriculation} (${data.organizationTitle})`,
-      heading: entry ? 'Un véhicule entre dans la flotte' : 'Un véhicule sort de la flotte',
+      subject: `Mouvements de flotte : ${counts} (${data.organizationTitle})`,
+      heading: `${data.movements.length} véhicules entrent ou sortent de la flotte`,
       blocks: [
-        paragraph(data.intermediaryContactName ? `Bonjour ${data.intermediaryContactName},` : 'Bonjour,'),
-        paragraph(
-          strong(data.senderName),
-          ` vous informe que le véhicule `,
-          strong(data.immatriculation),
-          entry ? ' entre dans la flotte de ' : ' sort de la flotte de ',
-          strong(data.organizationTitle),
-          ` le ${formatFrenchDate(data.date)}.`,
-        ),
-        facts(rows),
-        paragraph(entry ? "Merci de l'ajouter au contrat d'assurance de la flotte." : "Merci de le retirer du contrat d'assurance de la flotte."),
-        button(`Ouvrir ${brand.name}`, url('/vehicules')),
-        note(`Vous recevez ce message en tant qu'intermédiaire d'assurance de ${data.organizationTitle}.`),
+        hello,
+        paragraph(strong(data.senderName), ` vous informe des mouvements suivants dans la flotte de `, strong(data.organizationTitle), ` (${counts}) :`),
+        ...data.movements.map(line),
+        paragraph("Merci de mettre à jour le contrat d'assurance de la flotte en conséquence."),
+        open,
+        why,
       ],
     };
   },

@@ -285,7 +285,7 @@ describe('Conducteurs page', () => {
     const { calls } = mockFetch([
       listRoute(),
       { method: 'DELETE', path: `/api/driver/${elodie.uuid}/hard`, status: 204 },
-      { path: '/api/sinister', body: { ...page([makeSinister()]), nbOfPages: 3, total: 3 } },
+      { path: '/api/sinister', body: { ...page([makeSinister()]), nbOfPages: 3, total: 3, sums: { totalCost: 3000 } } },
     ]);
     renderDrivers('/drivers', makeUser({ roles: ['ADMIN'] }));
     const ui = userEvent.setup();

@@ -1,4 +1,5 @@
-import { DRIVER_SORT_COLUMNS } from '@flotte/contract';
+import { DRIVER_SORT_COLUMNS, type Driver } from '@flotte/contract';
+import type { RecordDetailsProps } from '../../../components/register/record-dialog';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
 import { lazyComponent, preloadAll } from '../../../components/lazy-component';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
@@ -18,8 +19,14 @@ import { canHardDelete } from '../../../lib/permissions';
 
 // Fetched when first opened, or when a button that opens them is hovered, focused or touched.
 const DriverForm = lazyComponent(() => import('../../../features/drivers/components/driver-form').then((module) => module.DriverForm));
+// The details list the driver's claims (the sinisters feature's ClaimsOf), fetched with them.
 const DriverDetailsDialog = lazyComponent(() =>
-  import('../../../features/drivers/components/driver-details-dialog').then((module) => module.DriverDetailsDialog),
+  Promise.all([import('../../../features/drivers/components/driver-details-dialog'), import('../../../features/sinisters/components/claims-of')]).then(
+    ([dialog, { ClaimsOf }]) =>
+      function DriverDetailsWithClaims(props: RecordDetailsProps<Driver>) {
+        return <dialog.DriverDetailsDialog {...props} claims={(uuid) => <ClaimsOf driver={uuid} />} />;
+      },
+  ),
 );
 
 export default function DriversRoute() {

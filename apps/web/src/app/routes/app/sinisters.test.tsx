@@ -87,7 +87,7 @@ async function openEditDialog(ui: ReturnType<typeof userEvent.setup>) {
   await ui.click(within(menu).getByRole('menuitem', { name: 'Modifier' }));
   const dialog = await screen.findByRole('dialog', { name: 'Modifier le sinistre' });
   // The form arrives with its module (lazy): wait for it.
-  await within(dialog).findByRole('textbox', { name: 'Coût total' });
+  await within(dialog).findByRole('textbox', { name: 'Provision' });
   return dialog;
 }
 
@@ -113,7 +113,7 @@ describe('Sinistres page', () => {
     // No number, no driver, no guarantee, unknown rate.
     expect(within(other).getAllByText('Non renseigné')).toHaveLength(4);
 
-    expect(screen.getByText(`37 sinistres du ${frDate(startOfYear)} au ${frDate(today)}`)).toBeInTheDocument();
+    expect(screen.getByText(`37 sinistres · 1 234,56 € du ${frDate(startOfYear)} au ${frDate(today)}`)).toBeInTheDocument();
     // The default period goes to the API, never to the URL.
     expect(listQueries(calls)).toEqual([DEFAULT_QUERY]);
     expect(location().toString()).toBe('');
@@ -128,7 +128,7 @@ describe('Sinistres page', () => {
   it('reads a shared period from the URL', async () => {
     const { calls } = mockFetch([listRoute(() => ({ body: registerPage([glass]) })), guaranteesRoute]);
     renderSinisters('/sinisters?startDate=2025-01-01&endDate=2025-12-31');
-    expect(await screen.findByText('1 sinistre du 01/01/2025 au 31/12/2025')).toBeInTheDocument();
+    expect(await screen.findByText('1 sinistre · 1 234,56 € du 01/01/2025 au 31/12/2025')).toBeInTheDocument();
     expect(listQueries(calls)).toEqual([{ ...DEFAULT_QUERY, startDate: '2025-01-01', endDate: '2025-12-31' }]);
     expect(screen.getByRole('button', { name: 'Effacer les filtres' })).toBeInTheDocument();
   });
@@ -136,7 +136,7 @@ describe('Sinistres page', () => {
   it('says "plus de 1 000" when the API caps the count', async () => {
     mockFetch([listRoute(() => ({ body: { ...registerPage([glass, collision], { total: 1000 }), totalIsCapped: true } })), guaranteesRoute]);
     renderSinisters();
-    expect(await screen.findByText(`plus de 1 000 sinistres du ${frDate(startOfYear)} au ${frDate(today)}`)).toBeInTheDocument();
+    expect(await screen.findByText(`plus de 1 000 sinistres · 1 234,56 € du ${frDate(startOfYear)} au ${frDate(today)}`)).toBeInTheDocument();
   });
 
   it('writes each toggle to the URL and goes back to page 1', async () => {
@@ -186,6 +186,31 @@ describe('Sinistres page', () => {
     await waitFor(() =>
       expect(listQueries(calls).at(-1)).toEqual({ ...DEFAULT_QUERY, hasHumanInjury: 'true', responsible: 'other' }),
     );
+  });
+
+  it('filters by status with status=<value>, and shows the count and total cost the API gives for the filter', async () => {
+    const closed = makeSinister({ status: 'closed', closedAt: '2026-04-02', paidAmount: 1234.56, reserveAmount: 0 });
+    const { calls } = mockFetch([
+      listRoute((query) => ({
+        body: query.get('status') === 'closed' ? registerPage([closed], { total: 12, sums: { totalCost: 45300 } }) : registerPage([glass, collision], { total: 37 }),
+      })),
+      guaranteesRoute,
+    ]);
+    const { location } = renderSinisters('/sinisters?page=2');
+    const ui = userEvent.setup();
+    const row = await screen.findByRole('row', { name: /14\/03\/2026/ });
+    // The status is a chip with its label, not a colour alone.
+    expect(within(row).getByText('Ouvert')).toBeInTheDocument();
+
+    const select = screen.getByRole('combobox', { name: 'Statut du sinistre' });
+    expect(select).toHaveTextContent('Tous les statuts');
+    await ui.click(select);
+    await ui.click(await screen.findByRole('option', { name: 'Clos' }));
+    await waitFor(() => expect(location().toString()).toBe('status=closed'));
+    await waitFor(() => expect(listQueries(calls).at(-1)).toEqual({ ...DEFAULT_QUERY, status: 'closed' }));
+    expect(await screen.findByText(`12 sinistres · 45 300,00 € du ${frDate(startOfYear)} au ${frDate(today)}`)).toBeInTheDocument();
+    expect(within(screen.getByRole('row', { name: /14\/03\/2026/ })).getByText('Clos')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Effacer les filtres' })).toBeInTheDocument();
   });
 
   it('filters on a guarantee with garantee=<uuid>', async () => {
@@ -276,7 +301,7 @@ describe('Sinistres page', () => {
     await ui.click(screen.getByRole('button', { name: 'Déclarer un sinistre' }));
     const dialog = await screen.findByRole('dialog', { name: 'Déclarer un sinistre' });
     // The form arrives with its module (lazy): wait for it.
-    const cost = await within(dialog).findByRole('textbox', { name: 'Coût total' });
+    const cost = await within(dialog).findByRole('textbox', { name: 'Provision' });
     await ui.type(cost, 'douze');
     await ui.click(within(dialog).getByRole('button', { name: 'Enregistrer le sinistre' }));
     expect(await within(dialog).findByText('Choisissez le véhicule concerné')).toBeInTheDocument();
@@ -315,7 +340,13 @@ describe('Sinistres page', () => {
       city: 'Mâcon',
       guarantee: GUARANTEES[0]!.uuid,
       responsibilityRate: 50,
-      totalCost: 1234.56,
+      // A new claim: open, opened today, its cost reserved (nothing paid yet).
+      status: 'open',
+      openedAt: today,
+      closedAt: null,
+      paidAmount: 0,
+      reserveAmount: 1234.56,
+      description: null,
       isDeclared: false,
       hasHumanInjury: false,
       damagedVehicule: false,
@@ -335,14 +366,14 @@ describe('Sinistres page', () => {
       listRoute(),
       guaranteesRoute,
       ...formRoutes,
-      { method: 'PATCH', path: `/api/sinister/${glass.uuid}`, body: { ...glass, totalCost: 2000 } },
+      { method: 'PATCH', path: `/api/sinister/${glass.uuid}`, body: { ...glass, reserveAmount: 2000, totalCost: 2000 } },
     ]);
     renderSinisters();
     const ui = userEvent.setup();
     const dialog = await openEditDialog(ui);
     expect(within(dialog).getByRole('combobox', { name: 'Véhicule' })).toHaveValue('AB-123-CD · Renault Master');
     expect(within(dialog).getByRole('combobox', { name: 'Conducteur' })).toHaveValue('Élodie Écuyer');
-    const cost = within(dialog).getByRole('textbox', { name: 'Coût total' });
+    const cost = within(dialog).getByRole('textbox', { name: 'Provision' });
     expect(cost).toHaveValue('1\u202f234,56');
     await ui.clear(cost);
     await ui.type(cost, '2000');
@@ -350,7 +381,7 @@ describe('Sinistres page', () => {
     expect(await screen.findByText('Sinistre modifié')).toBeInTheDocument();
     const patch = calls.find((call) => call.method === 'PATCH');
     // A PATCH of what changed only.
-    expect(await patch!.json()).toEqual({ totalCost: 2000 });
+    expect(await patch!.json()).toEqual({ reserveAmount: 2000 });
   });
 
   it('edits a claim whose vehicle and driver lie beyond the first page of a large fleet’s choices', async () => {

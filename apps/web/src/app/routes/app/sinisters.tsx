@@ -23,7 +23,7 @@ import { SINISTERS_TABLE } from '../../../features/sinisters/components/sinister
 import { sinisterPhrase, sinisterTitle } from '../../../features/sinisters/utils/format-sinister';
 import { SINISTER_TEXTS as TEXTS } from '../../../features/sinisters/utils/sinister-texts';
 import { useCurrentUser } from '../../../lib/auth-store';
-import { formatCount, formatDate } from '../../../lib/format';
+import { formatCount, formatDate, formatEuros } from '../../../lib/format';
 import { canHardDelete } from '../../../lib/permissions';
 
 /** URL filter → default. The period's defaults move with the calendar, so they stay out of the URL. */
@@ -35,6 +35,7 @@ function sinisterFilterDefaults(today: string): Record<SinisterFilter, string> {
     showDeclared: '',
     showNotDeclared: '',
     responsible: '',
+    status: '',
     garantee: '',
     // SPEC 9: from 1 January of the current year to today.
     startDate: `${today.slice(0, 4)}-01-01`,
@@ -92,7 +93,12 @@ export default function SinistersRoute() {
     <RegisterScreen>
       <RegisterPageHeader
         texts={TEXTS}
-        summary={list.loading ? undefined : `${countLabel(list.total, list.totalIsCapped, list.archive === 'archived')} ${period}`}
+        // '12 sinistres · 45 300,00 € du 01/01/2026 au 25/11/2026': the count and the total cost (paid and reserves) of the filter.
+        summary={
+          list.loading
+            ? undefined
+            : `${countLabel(list.total, list.totalIsCapped, list.archive === 'archived')} · ${formatEuros(list.sums.totalCost ?? 0)} ${period}`
+        }
         onAdd={actions.openCreate}
         onAddIntent={actions.preload}
       />

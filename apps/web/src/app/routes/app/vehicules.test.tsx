@@ -453,7 +453,7 @@ describe('Véhicules page', () => {
     const { calls } = mockFetch([
       listRoute(),
       { method: 'DELETE', path: `/api/vehicule/${master.uuid}/hard`, status: 204 },
-      { path: '/api/sinister', body: page([makeSinister()]) },
+      { path: '/api/sinister', body: { ...page([makeSinister()]), sums: { totalCost: 1234.56 } } },
     ]);
     renderVehicules('/vehicules', makeUser({ roles: ['ADMIN'] }));
     const ui = userEvent.setup();

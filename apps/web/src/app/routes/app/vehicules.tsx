@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { VEHICULE_SORT_COLUMNS, type Vehicule } from '@flotte/contract';
+import type { RecordDetailsProps } from '../../../components/register/record-dialog';
 import { useState } from 'react';
 import { PeriodFilter } from '../../../components/register/period-filter';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
@@ -29,8 +30,14 @@ const NO_FILTERS = { types: '', start: '', end: '' };
 
 // Fetched when first opened, or when a button that opens them is hovered, focused or touched.
 const VehiculeForm = lazyComponent(() => import('../../../features/vehicules/components/vehicule-form').then((module) => module.VehiculeForm));
+// The details list the vehicle's claims (the sinisters feature's ClaimsOf), fetched with them.
 const VehiculeDetailsDialog = lazyComponent(() =>
-  import('../../../features/vehicules/components/vehicule-details-dialog').then((module) => module.VehiculeDetailsDialog),
+  Promise.all([import('../../../features/vehicules/components/vehicule-details-dialog'), import('../../../features/sinisters/components/claims-of')]).then(
+    ([dialog, { ClaimsOf }]) =>
+      function VehiculeDetailsWithClaims(props: RecordDetailsProps<Vehicule>) {
+        return <dialog.VehiculeDetailsDialog {...props} claims={(uuid) => <ClaimsOf vehicule={uuid} />} />;
+      },
+  ),
 );
 const VehiculeArchiveDialog = lazyComponent(() =>
   import('../../../features/vehicules/components/vehicule-archive-dialog').then((module) => module.VehiculeArchiveDialog),

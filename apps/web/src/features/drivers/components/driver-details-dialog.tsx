@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Link from '@mui/material/Link';
 import type { Driver } from '@flotte/contract';
 import { Detail, DetailList, DocumentsSection, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
@@ -5,7 +6,12 @@ import { formatPhone } from '../../../lib/format';
 import { driverName } from '../utils/driver-texts';
 
 /** 'Voir': a driver's details and documents. */
-export function DriverDetailsDialog(props: RecordDetailsProps<Driver>) {
+export type DriverDetailsDialogProps = RecordDetailsProps<Driver> & {
+  /** Its claims, given by the route (a feature does not import another): the sinisters' ClaimsOf. */
+  claims?: (uuid: string) => ReactNode;
+};
+
+export function DriverDetailsDialog({ claims, ...props }: DriverDetailsDialogProps) {
   return (
     <RecordDialog {...props} title={driverName}>
       {(d) => (
@@ -17,6 +23,7 @@ export function DriverDetailsDialog(props: RecordDetailsProps<Driver>) {
             <Detail label="Téléphone">{d.phone && <Link href={`tel:${d.phone}`}>{formatPhone(d.phone)}</Link>}</Detail>
             <StatusDetails record={d} />
           </DetailList>
+          {claims?.(d.uuid)}
           <DocumentsSection documents={d.documents} />
         </>
       )}

@@ -44,6 +44,21 @@ describe('<IndicatorsSection />', () => {
     expect(screen.queryByRole('button', { name: /Supprimer la période/ })).not.toBeInTheDocument();
   });
 
+  it('on a phone, lists each period on its line with its figures under it, and keeps its actions', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    mockFetch([{ path: '/api/indicators', body: PERIODS }]);
+    renderSection(['ADMIN']);
+    const list = await screen.findByRole('list', { name: "Périodes d'assurance" });
+    const items = within(list).getAllByRole('listitem');
+    // Two lines per item (the dates, then the figures): textContent joins them without a space.
+    expect(items.map((item) => item.textContent?.replace(/\s/g, ' '))).toEqual([
+      '01/01/2025 → 31/12/202512 véhicules en début · 36 600,50 € de prime acquise',
+      '01/01/2024 → 31/12/202410 véhicules en début · 36 500,00 € de prime acquise',
+    ]);
+    expect(within(items[1]!).getByRole('button', { name: 'Supprimer la période du 01/01/2024 au 31/12/2024' })).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
   it('says when there is no period yet', async () => {
     mockFetch([{ path: '/api/indicators', body: [] }]);
     renderSection(['ADMIN']);

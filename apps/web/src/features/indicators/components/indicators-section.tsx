@@ -1,3 +1,4 @@
+import { SectionCard } from '../../../components/section-card';
 import Add from '@mui/icons-material/Add';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
@@ -12,12 +13,14 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { formatEuros, type Indicator } from '@flotte/contract';
 import { Suspense, useState } from 'react';
 import { lazyComponent } from '../../../components/lazy-component';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { useCurrentUser } from '../../../lib/auth-store';
-import { formatDate } from '../../../lib/format';
+import { formatDate, plural } from '../../../lib/format';
 import { canHardDelete as isAdministrator } from '../../../lib/permissions';
 import { useDeleteIndicator, useIndicators } from '../api/indicators-api';
 
@@ -34,6 +37,8 @@ export function IndicatorsSection() {
   const remove = useDeleteIndicator();
   const admin = isAdministrator(useCurrentUser());
   const [editing, setEditing] = useState<Editing>(null);
+  // On a phone one line per period, its figures under it: a table's four columns would not fit.
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
 
   const onDelete = async (period: Indicator) => {
     if (!window.confirm(`Supprimer la période du ${formatDate(period.startDate)} au ${formatDate(period.endDate)} ?`)) return;
@@ -46,30 +51,55 @@ export function IndicatorsSection() {
   };
 
   return (
-    <Box component="section" aria-labelledby="indicators-title" sx={{ display: 'grid', gap: 2 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
-        <Typography id="indicators-title" component="h2" variant="h6">
-          Indicateurs
-        </Typography>
-        {admin && (
+    <SectionCard
+      id="indicateurs"
+      title="Indicateurs"
+      description="Chaque période d'assurance (exercice) : le nombre de véhicules assurés à son début et la prime acquise. Le S/P, la fréquence et la demi-différence en découlent."
+      action={
+        admin && (
           <Button startIcon={<Add />} variant="outlined" onClick={() => setEditing({})} onMouseEnter={IndicatorFormDialog.preload} onFocus={IndicatorFormDialog.preload}>
             Ajouter une période
           </Button>
-        )}
-      </Box>
-      <Typography variant="body2" color="textSecondary">
-        Chaque période d'assurance (exercice) : le nombre de véhicules assurés à son début et la prime acquise. Le S/P, la fréquence et la demi-différence en
-        découlent.
-      </Typography>
+        )
+      }
+    >
       {periods.isPending ? (
         <CircularProgress size={24} aria-label="Chargement des périodes" />
       ) : periods.isError ? (
         <Alert severity="error">Les périodes n'ont pas pu être chargées : {periods.error.message}</Alert>
       ) : periods.data.length === 0 ? (
         <Alert severity="info">Aucune période pour l'instant.{admin ? ' Ajoutez la période en cours pour alimenter le tableau de bord.' : ''}</Alert>
+      ) : phone ? (
+        <Box component="ul" aria-label="Périodes d'assurance" sx={{ display: 'grid', gap: 1, listStyle: 'none', m: 0, p: 0 }}>
+          {periods.data.map((period) => {
+            const label = `du ${formatDate(period.startDate)} au ${formatDate(period.endDate)}`;
+            return (
+              <Box component="li" key={period.uuid} sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 1, borderTop: 1, borderColor: 'divider' }}>
+                <Box sx={{ flex: 1, minWidth: 0 }}>
+                  <Typography sx={{ fontWeight: 600 }}>
+                    {formatDate(period.startDate)} → {formatDate(period.endDate)}
+                  </Typography>
+                  <Typography variant="body2" color="textSecondary">
+                    {plural(period.motorsCount, 'véhicule')} en début · {formatEuros(period.cashReceived)} de prime acquise
+                  </Typography>
+                </Box>
+                {admin && (
+                  <Box sx={{ display: 'flex', flexShrink: 0 }}>
+                    <IconButton aria-label={`Modifier la période ${label}`} onClick={() => setEditing({ period })} onMouseEnter={IndicatorFormDialog.preload}>
+                      <EditOutlined />
+                    </IconButton>
+                    <IconButton aria-label={`Supprimer la période ${label}`} onClick={() => void onDelete(period)}>
+                      <DeleteOutlined />
+                    </IconButton>
+                  </Box>
+                )}
+              </Box>
+            );
+          })}
+        </Box>
       ) : (
         <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small" aria-labelledby="indicators-title">
+          <Table size="small" aria-labelledby="indicateurs-titre">
             <TableHead>
               <TableRow>
                 <TableCell>Période</TableCell>
@@ -108,6 +138,6 @@ export function IndicatorsSection() {
           <IndicatorFormDialog key={editing.period?.uuid ?? 'new'} open period={editing.period} onClose={() => setEditing(null)} />
         </Suspense>
       )}
-    </Box>
+    </SectionCard>
   );
 }

@@ -1,3 +1,4 @@
+import { SectionCard } from '../../../components/section-card';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -19,13 +20,7 @@ export function LimitsSection() {
   const config = useDashboardConfig();
   const admin = isAdministrator(useCurrentUser());
   return (
-    <Box component="section" aria-labelledby="limits-title" sx={{ display: 'grid', gap: 2 }}>
-      <Typography id="limits-title" component="h2" variant="h6">
-        Limites
-      </Typography>
-      <Typography variant="body2" color="textSecondary">
-        {HELP}
-      </Typography>
+    <SectionCard id="limites" title="Limites" description={HELP}>
       {config.isPending ? (
         <CircularProgress size={24} aria-label="Chargement des limites" />
       ) : config.isError ? (
@@ -46,6 +41,6 @@ export function LimitsSection() {
           </Typography>
         </Box>
       )}
-    </Box>
+    </SectionCard>
   );
 }

@@ -18,6 +18,7 @@ export const SINISTER_FILTERS = [
   'showDeclared',
   'showNotDeclared',
   'responsible',
+  'status',
   'garantee',
   'startDate',
   'endDate',

@@ -10,7 +10,7 @@ const DRIVER = 'd0000000-0000-4000-8000-000000000901';
 
 /** GET /api/sinister?vehicule=…&limit=1 as the API answers it: one row, and the total. */
 function countAnswer(total: number, totalIsCapped?: boolean) {
-  return { ...page(total === 0 ? [] : [makeSinister()]), nbOfPages: total, total, ...(totalIsCapped ? { totalIsCapped } : {}) };
+  return { ...page(total === 0 ? [] : [makeSinister()]), nbOfPages: total, total, ...(totalIsCapped ? { totalIsCapped } : {}), sums: { totalCost: 0 } };
 }
 
 describe('<LinkedSinisters />', () => {

@@ -4,6 +4,7 @@ import type { Sinister } from '@flotte/contract';
 import { Detail, DetailList, DetailSection, DocumentsSection, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
 import { formatDate, formatEuros, formatPlate } from '../../../lib/format';
 import { useSinister } from '../api/get-sinister';
+import { SinisterStatusChip } from './sinister-status-chip';
 import { formatResponsibility, personName, vehiculeLabel, yesNo } from '../utils/format-sinister';
 
 function SinisterTitle({ sinister }: { sinister: Sinister }) {
@@ -38,8 +39,24 @@ function SinisterDetails({ listed }: { listed: Sinister }) {
           <Detail label="Ville">{sinister.city}</Detail>
           <Detail label="Garantie">{sinister.guarantee?.label}</Detail>
           <Detail label="Taux de responsabilité">{formatResponsibility(sinister.responsibilityRate) || 'Inconnu'}</Detail>
+        </DetailList>
+      </DetailSection>
+      <DetailSection title="Suivi du dossier">
+        <DetailList labelWidth={200}>
+          <Detail label="Statut">
+            <SinisterStatusChip status={sinister.status} />
+          </Detail>
+          <Detail label="Date d’ouverture">{formatDate(sinister.openedAt)}</Detail>
+          {sinister.closedAt && <Detail label={sinister.status === 'refused' ? 'Date du refus' : 'Date de clôture'}>{formatDate(sinister.closedAt)}</Detail>}
+          <Detail label="Montant réglé">{formatEuros(sinister.paidAmount)}</Detail>
+          <Detail label="Provision">{formatEuros(sinister.reserveAmount)}</Detail>
           <Detail label="Coût total">{formatEuros(sinister.totalCost)}</Detail>
         </DetailList>
+        {sinister.description && (
+          <Box component="p" sx={{ whiteSpace: 'pre-line', mt: 1, mb: 0 }}>
+            {sinister.description}
+          </Box>
+        )}
       </DetailSection>
       <DetailSection title="Circonstances">
         <DetailList labelWidth={200}>

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { Guarantee } from '@flotte/contract';
+import { type Guarantee, SINISTER_STATUS_LABELS, SINISTER_STATUSES } from '@flotte/contract';
 import { useId } from 'react';
 import { menuItems } from '../../../components/form/menu-items';
 import { PeriodFilter } from '../../../components/register/period-filter';
@@ -38,11 +38,13 @@ const TOGGLE_GROUPS: readonly { label: string; toggles: readonly Toggle[] }[] = 
   },
 ];
 
+const STATUS_CHOICES = SINISTER_STATUSES.map((status) => ({ value: status, label: SINISTER_STATUS_LABELS[status] }));
+
 export type SinisterFilterValues = Readonly<Record<SinisterFilter, string>>;
 
 /** How many filters differ from their defaults (the period counts as one). */
 export function countActiveFilters(filters: SinisterFilterValues, defaults: SinisterFilterValues): number {
-  const toggles = (['hasHumanInjury', 'damagedVehicule', 'isThirdImplicated', 'showDeclared', 'showNotDeclared', 'responsible', 'garantee'] as const).filter(
+  const toggles = (['hasHumanInjury', 'damagedVehicule', 'isThirdImplicated', 'showDeclared', 'showNotDeclared', 'responsible', 'status', 'garantee'] as const).filter(
     (name) => filters[name] !== defaults[name],
   ).length;
   const period = filters.startDate !== defaults.startDate || filters.endDate !== defaults.endDate ? 1 : 0;
@@ -106,6 +108,17 @@ export function SinisterFilters({ filters, onChange, guarantees }: SinisterFilte
           sx={{ flex: { xs: '1 1 100%', sm: '0 1 280px' }, minWidth: 0, mt: { xs: 0, sm: 3 } }}
         >
           {menuItems(guaranteeChoices(options), 'Toutes les garanties')}
+        </TextField>
+        <TextField
+          select
+          size="small"
+          label="Statut du sinistre"
+          value={filters.status}
+          onChange={(event) => onChange({ status: event.target.value })}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          sx={{ flex: { xs: '1 1 100%', sm: '0 1 200px' }, minWidth: 0, mt: { xs: 0, sm: 3 } }}
+        >
+          {menuItems(STATUS_CHOICES, 'Tous les statuts')}
         </TextField>
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3, rowGap: 1.5 }}>

@@ -1,7 +1,10 @@
 import Box from '@mui/material/Box';
 import InputAdornment from '@mui/material/InputAdornment';
 import Typography from '@mui/material/Typography';
-import { normalizePlate, RESPONSIBILITY_RATES, todayIso, type Sinister } from '@flotte/contract';
+import { normalizePlate, RESPONSIBILITY_RATES, SETTLED_STATUSES, SINISTER_STATUS_LABELS, SINISTER_STATUSES, todayIso, type Sinister } from '@flotte/contract';
+import { useWatch } from 'react-hook-form';
+import { formatEuros } from '../../../lib/format';
+import { parseAmountInput } from '../../../lib/amount-input';
 import { FormDateField } from '../../../components/form/form-date-field';
 import { menuItems } from '../../../components/form/menu-items';
 import { FormTextField } from '../../../components/form/form-text-field';
@@ -30,6 +33,17 @@ const RATE_LABELS: Record<(typeof RESPONSIBILITY_RATES)[number], string> = {
   100: '100 % (entièrement responsable)',
 };
 const RATE_CHOICES = RESPONSIBILITY_RATES.map((rate) => ({ value: String(rate), label: RATE_LABELS[rate] }));
+const STATUS_CHOICES = SINISTER_STATUSES.map((status) => ({ value: status, label: SINISTER_STATUS_LABELS[status] }));
+const AMOUNT_SLOTS = {
+  htmlInput: { inputMode: 'decimal' },
+  input: { endAdornment: <InputAdornment position="end">€</InputAdornment> },
+} as const;
+
+/** Paid + reserve as typed, or null while one of them is not an amount. */
+function totalOf(paid: string, reserve: string): number | null {
+  const amounts = [parseAmountInput(paid) ?? 0, parseAmountInput(reserve) ?? 0];
+  return amounts.some(Number.isNaN) ? null : Math.round((amounts[0]! + amounts[1]!) * 100) / 100;
+}
 
 /** A select whose '' choice ('Inconnu', 'Non renseignée') shows its label rather than an empty box. */
 const SHOW_EMPTY_CHOICE = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
@@ -84,6 +98,9 @@ export function SinisterForm(props: RecordFormProps<Sinister>) {
     },
   });
 
+  const [status, paid, reserve] = useWatch({ control, name: ['status', 'paidAmount', 'reserveAmount'] });
+  const settled = SETTLED_STATUSES.includes(status as Sinister['status']);
+  const total = totalOf(paid, reserve);
   const current = currentLinks(sinister);
   const guaranteeOptions = withCurrent(guarantees.data, sinister?.guarantee);
 
@@ -140,18 +157,38 @@ export function SinisterForm(props: RecordFormProps<Sinister>) {
         <FormTextField control={control} name="responsibilityRate" label="Taux de responsabilité" select slotProps={SHOW_EMPTY_CHOICE}>
           {menuItems(RATE_CHOICES, 'Inconnu')}
         </FormTextField>
-        <FormTextField
-          control={control}
-          name="totalCost"
-          label="Coût total"
-          autoComplete="off"
-          placeholder="0,00"
-          helperText="Montants réglés et provisions, ex. 1 234,56"
-          slotProps={{
-            htmlInput: { inputMode: 'decimal' },
-            input: { endAdornment: <InputAdornment position="end">€</InputAdornment> },
-          }}
-        />
+      </Box>
+      <Box component="fieldset" sx={{ border: 0, m: 0, p: 0, minWidth: 0, display: 'grid', gap: 2 }}>
+        <Typography component="legend" variant="subtitle2" sx={{ fontWeight: 700, mb: 1 }}>
+          Suivi du dossier
+        </Typography>
+        <Box sx={TWO_COLUMNS}>
+          <FormTextField control={control} name="status" label="Statut" select required>
+            {menuItems(STATUS_CHOICES)}
+          </FormTextField>
+          <FormDateField control={control} name="openedAt" label="Date d’ouverture" maxDate={today} helperText="Ouverture du dossier" />
+        </Box>
+        {settled && (
+          <Box sx={TWO_COLUMNS}>
+            <FormDateField control={control} name="closedAt" label={status === 'refused' ? 'Date du refus' : 'Date de clôture'} required maxDate={today} />
+          </Box>
+        )}
+        <Box sx={TWO_COLUMNS}>
+          <FormTextField control={control} name="paidAmount" label="Montant réglé" autoComplete="off" placeholder="0,00" helperText="Déjà payé, ex. 1 234,56" slotProps={AMOUNT_SLOTS} />
+          <FormTextField
+            control={control}
+            name="reserveAmount"
+            label="Provision"
+            autoComplete="off"
+            placeholder="0,00"
+            helperText={settled ? 'Un sinistre clos ou refusé n’a plus de provision (0)' : 'Reste à payer estimé'}
+            slotProps={AMOUNT_SLOTS}
+          />
+        </Box>
+        <Typography variant="body2" aria-live="polite">
+          Coût total (réglé + provision) : <strong>{total === null ? '—' : formatEuros(total)}</strong>
+        </Typography>
+        <FormTextField control={control} name="description" label="Circonstances" multiline minRows={3} helperText="Facultatif. Ce qui s’est passé, en quelques lignes" />
       </Box>
       <Box component="fieldset" sx={{ border: 0, m: 0, p: 0, minWidth: 0 }}>
         <Typography component="legend" variant="subtitle2" sx={{ fontWeight: 700, mb: 0.5 }}>

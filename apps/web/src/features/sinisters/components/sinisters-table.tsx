@@ -5,6 +5,7 @@ import type { RegisterTableDeclaration } from '../../../components/register/regi
 import { formatDate, formatEuros, formatPlate } from '../../../lib/format';
 import { formatResponsibility, personName, sinisterLabel } from '../utils/format-sinister';
 import { SINISTER_TEXTS } from '../utils/sinister-texts';
+import { SinisterStatusChip } from './sinister-status-chip';
 
 export type SinisterSortColumn = (typeof SINISTER_SORT_COLUMNS)[number];
 
@@ -22,7 +23,8 @@ export function DeclaredChip({ declared }: { declared: boolean }) {
 
 /**
  * Where a long header may break, with a hyphen shown only if it does: nine columns must fit the
- * ~950 px a 1280 px screen leaves beside the menu, so the cost stays in view.
+ * ~950 px a 1280 px screen leaves beside the menu, so the cost stays in view (the status, tenth,
+ * fits from 1366 px; below, the table scrolls sideways).
  */
 const SOFT_HYPHEN = '\u00ad';
 
@@ -44,6 +46,7 @@ const COLUMNS: readonly RegisterColumn<Sinister, SinisterSortColumn>[] = [
   { id: 'responsibilityRate', label: `Responsa${SOFT_HYPHEN}bilité`, render: (s) => formatResponsibility(s.responsibilityRate), align: 'right', noWrap: true },
   { id: 'isDeclared', label: 'Déclaré', render: (s) => <DeclaredChip declared={s.isDeclared} />, align: 'center' },
   { id: 'totalCost', label: 'Coût', sortKey: 'totalCost', render: (s) => formatEuros(s.totalCost), align: 'right', noWrap: true },
+  { id: 'status', label: 'Statut', render: (s) => <SinisterStatusChip status={s.status} />, align: 'center' },
 ];
 
 /** Tighter cells than the other registers, and headers that may wrap ('N° de / sinistre'), for the nine columns. */
@@ -54,7 +57,7 @@ const COMPACT = {
   '& .MuiTableHead-root .MuiTableCell-root': { whiteSpace: 'normal', lineHeight: 1.3, fontSize: '0.8125rem' },
 } as const;
 
-/** The claims register: date, number, plate, driver, guarantee, city, responsibility, declared, cost. */
+/** The claims register: date, number, plate, driver, guarantee, city, responsibility, declared, cost, status. */
 export const SINISTERS_TABLE: RegisterTableDeclaration<Sinister, SinisterSortColumn> = {
   label: SINISTER_TEXTS.list,
   columns: COLUMNS,

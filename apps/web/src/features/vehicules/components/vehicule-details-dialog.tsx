@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
 import Box from '@mui/material/Box';
 import { vehiculeTypeLabel, type Vehicule } from '@flotte/contract';
@@ -7,7 +8,12 @@ import { vehiculeName } from '../utils/vehicule-texts';
 import { PLATE_FONT } from './vehicules-table';
 
 /** 'Voir': a vehicle's details, its time in the fleet and its documents. */
-export function VehiculeDetailsDialog(props: RecordDetailsProps<Vehicule>) {
+export type VehiculeDetailsDialogProps = RecordDetailsProps<Vehicule> & {
+  /** Its claims, given by the route (a feature does not import another): the sinisters' ClaimsOf. */
+  claims?: (uuid: string) => ReactNode;
+};
+
+export function VehiculeDetailsDialog({ claims, ...props }: VehiculeDetailsDialogProps) {
   return (
     <RecordDialog
       {...props}
@@ -43,6 +49,7 @@ export function VehiculeDetailsDialog(props: RecordDetailsProps<Vehicule>) {
             <Detail label="Sortie de la flotte">{formatDate(v.exitDate)}</Detail>
             <StatusDetails record={v} />
           </DetailList>
+          {claims?.(v.uuid)}
           <DocumentsSection documents={v.documents} />
         </>
       )}
