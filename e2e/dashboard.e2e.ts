@@ -162,7 +162,10 @@ describe('dashboard', () => {
     await page.waitForURL('**/sinisters?**');
     const params = new URL(page.url()).searchParams;
     expect(Object.fromEntries(params)).toEqual({ startDate: lossRatio.startDate, endDate: lossRatio.endDate, showDeclared: 'true' });
-    await expect.poll(async () => text(await page.getByText(/ sinistres? du /).first().textContent())).toMatch(new RegExp(`^${claims} sinistres? du `));
+    await expect.poll(async () => text(await page.getByText(/ sinistres? · .* du /).first().textContent())).toMatch(new RegExp(`^${claims} sinistres? · `));
+    // Their total is the S/P's cost of claims.
+    const euros = text(lossRatio.costOfClaims.toLocaleString('fr-FR', { style: 'currency', currency: 'EUR' }));
+    expect(text(await page.getByText(/ sinistres? · .* du /).first().textContent())).toContain(`· ${euros} du `);
     await expect.poll(() => page.getByRole('button', { name: 'Sinistres déclarés', exact: true }).getAttribute('aria-pressed')).toBe('true');
 
     // A guarantee's cost: its claims, filtered by that guarantee.
@@ -172,7 +175,7 @@ describe('dashboard', () => {
     await page.getByRole('list', { name: 'Sinistres par garantie' }).getByRole('link', { name: new RegExp(`^${first.label}`) }).click();
     await page.waitForURL('**/sinisters?**');
     expect(new URL(page.url()).searchParams.get('garantee')).toBe(first.guaranteeUuid);
-    await expect.poll(async () => text(await page.getByText(/ sinistres? du /).first().textContent())).toMatch(new RegExp(`^${first.claims} sinistres? du `));
+    await expect.poll(async () => text(await page.getByText(/ sinistres? · .* du /).first().textContent())).toMatch(new RegExp(`^${first.claims} sinistres? · `));
 
     // A driver's at-fault claims over the 12 months ending on the window's last day (all claims).
     await page.goto('/dashboard');
@@ -184,7 +187,7 @@ describe('dashboard', () => {
     await page.waitForURL('**/sinisters?**');
     const query = new URL(page.url()).searchParams;
     expect([query.get('responsible'), query.get('search'), query.has('showDeclared')]).toEqual(['me', name, false]);
-    await expect.poll(async () => text(await page.getByText(/ sinistres? du /).first().textContent())).toMatch(new RegExp(`^${driver.atFaultClaims} sinistres? du `));
+    await expect.poll(async () => text(await page.getByText(/ sinistres? · .* du /).first().textContent())).toMatch(new RegExp(`^${driver.atFaultClaims} sinistres? · `));
   });
 
   it('reads well on a phone', async () => {

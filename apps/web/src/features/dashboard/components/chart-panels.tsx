@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Link from '@mui/material/Link';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { Suspense, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -10,6 +9,7 @@ import { formatDate, formatEuros, plural } from '../../../lib/format';
 import type { ClaimsByGuarantee, ClaimsByResponsibility, FleetSize, MonthlyClaims } from '../api/dashboard-api';
 import { claimsUrl, monthInWindow, vehiclesUrl } from '../utils/dashboard-links';
 import type { DashboardWindow } from '../utils/dashboard-window';
+import { Placeholder } from './placeholder';
 
 // The chart cards' frames, titles and links are in the page's first load; the charts themselves
 // (MUI X Charts) come in their own chunk, in a box of their final height (no layout shift).
@@ -45,11 +45,11 @@ function ChartCard({ title, id, status, empty, chart, links }: { title: string; 
         {status.error ? (
           <Typography color="error">Ce graphique n’a pas pu être chargé : {status.error.message}</Typography>
         ) : status.pending ? (
-          <Skeleton variant="rounded" height={CHART_HEIGHT} />
+          <Placeholder height={CHART_HEIGHT} />
         ) : empty ? (
           <Typography color="textSecondary">Aucun sinistre sur la période.</Typography>
         ) : (
-          <Suspense fallback={<Skeleton variant="rounded" height={CHART_HEIGHT} />}>{chart}</Suspense>
+          <Suspense fallback={<Placeholder height={CHART_HEIGHT} />}>{chart}</Suspense>
         )}
       </Box>
       {!status.pending && !empty && links}

@@ -1,7 +1,6 @@
 import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
-import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -16,6 +15,7 @@ import type { TopDrivers } from '../api/dashboard-api';
 import { formatSignedVehicles } from '../utils/dashboard-figures';
 import { claimsUrl, twelveMonthsTo, vehiclesUrl } from '../utils/dashboard-links';
 import type { DashboardWindow } from '../utils/dashboard-window';
+import { Placeholder } from './placeholder';
 
 const num = { textAlign: 'right', fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } as const;
 /** A numeric column's header: right-aligned, and free to wrap (the figures below do not). */
@@ -38,7 +38,7 @@ export function HalfDifferencesTable({ rows, pending }: { rows?: HalfDifference[
   return (
     <Frame id="half-differences-title" title="Demi-différence par période">
       {pending ? (
-        <Skeleton variant="rounded" height={120} />
+        <Placeholder height={120} />
       ) : (
         <TableContainer>
           <Table size="small" aria-labelledby="half-differences-title">
@@ -87,7 +87,7 @@ export function TopDriversTable({ rows, pending, window }: { rows?: TopDrivers; 
         Sinistres dont la responsabilité est engagée, du {formatDate(months.startDate)} au {formatDate(months.endDate)}.
       </Typography>
       {pending ? (
-        <Skeleton variant="rounded" height={120} />
+        <Placeholder height={120} />
       ) : !rows?.length ? (
         <Typography color="textSecondary">Aucun sinistre responsable sur ces douze mois.</Typography>
       ) : (

@@ -2,13 +2,13 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { Suspense, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { lazyComponent } from '../../../components/lazy-component';
 import { LIMIT_COLORS, LIMIT_LABELS, type LimitStatus } from '../utils/dashboard-figures';
 import { FormulaButton } from './formula-button';
+import { Placeholder } from './placeholder';
 
 // The tooltip (MUI Tooltip, Popper) comes after the cards' figures, in its own chunk.
 const FormulaTooltip = lazyComponent(() => import('./formula-tooltip').then((m) => m.FormulaTooltip));
@@ -49,7 +49,7 @@ export function FigureCard({ title, value, to, linkLabel, status, caption, formu
         )}
       </Box>
       {value === undefined ? (
-        <Skeleton variant="text" width="60%" sx={{ fontSize: '2rem' }} />
+        <Placeholder width="60%" height="2.4rem" />
       ) : to ? (
         <Link component={RouterLink} to={to} aria-label={linkLabel} underline="hover" sx={{ fontSize: '2rem', fontWeight: 700, lineHeight: 1.2, justifySelf: 'start' }}>
           {value}
