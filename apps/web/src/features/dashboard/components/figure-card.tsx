@@ -57,7 +57,8 @@ export function FigureCard({ title, value, to, linkLabel, status, caption, formu
       ) : (
         <Typography sx={{ fontSize: '2rem', fontWeight: 700, lineHeight: 1.2 }}>{value}</Typography>
       )}
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
+      {/* The status and detail rows keep their room while the figures load (no layout shift). */}
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, minHeight: 24 }}>
         {status && value !== undefined && <Chip size="small" color={LIMIT_COLORS[status]} label={LIMIT_LABELS[status]} sx={{ fontWeight: 600 }} />}
         {caption && value !== undefined && (
           <Typography variant="body2" sx={{ fontWeight: 600 }}>
@@ -65,11 +66,9 @@ export function FigureCard({ title, value, to, linkLabel, status, caption, formu
           </Typography>
         )}
       </Box>
-      {detail && (
-        <Typography variant="body2" color="textSecondary">
-          {detail}
-        </Typography>
-      )}
+      <Typography variant="body2" color="textSecondary" sx={{ minHeight: '2.86em' }}>
+        {detail}
+      </Typography>
     </Card>
   );
 }
