@@ -13,6 +13,10 @@ export const FRENCH: Partial<ChartsLocaleText> = { loading: 'Chargement…', noD
 
 export const euros = (value: number | null) => (value === null ? '' : formatEuros(value));
 export const count = (value: number | null) => (value === null ? '' : formatCount(value));
-/** Axis ticks without cents: « 12 k€ ». */
-export const shortEuros = (value: number) => (Math.abs(value) >= 1000 ? `${formatCount(Math.round(value / 1000))}\u202fk€` : `${formatCount(Math.round(value))}\u202f€`);
-
+/** Axis ticks without cents: « 800 € », « 1,2 k€ », « 12 k€ » (one decimal under 10 k€, so 1 200 and 1 400 differ). */
+export function shortEuros(value: number): string {
+  const abs = Math.abs(value);
+  if (abs < 1000) return `${formatCount(Math.round(value))}\u202f€`;
+  if (abs < 10_000) return `${(Math.round(value / 100) / 10).toFixed(1).replace('.', ',').replace(',0', '')}\u202fk€`;
+  return `${formatCount(Math.round(value / 1000))}\u202fk€`;
+}
