@@ -36,7 +36,12 @@ export const queryKeys = {
    * Every dashboard figure (loss ratio, frequency, half-differences, breakdowns, limits): keep each
    * under this prefix, so that a write to the periods or the limits refreshes them all.
    */
-  dashboard: { all: ['dashboard'] as const, config: () => ['dashboard', 'config'] as const },
+  dashboard: {
+    all: ['dashboard'] as const,
+    config: () => ['dashboard', 'config'] as const,
+    /** One figure (`loss-ratio`, `claims-by-month`…) for one query (window, declared filter). */
+    figure: (name: string, query: object = {}) => ['dashboard', 'figure', name, query] as const,
+  },
 };
 
 export type RegisterName = 'drivers' | 'vehicules' | 'sinisters';

@@ -1,0 +1,106 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { addMonths } from '../../../features/dashboard/utils/dashboard-window';
+import { authStore } from '../../../lib/auth-store';
+import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
+import { makeUser } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { todayIso } from '@flotte/contract';
+import DashboardRoute from './dashboard';
+
+const today = todayIso();
+const start = addMonths(today, -6);
+const PERIOD = { indicatorUuid: '8a1f2c3d-0000-4000-8000-000000000001', startDate: addMonths(today, -2), endDate: addMonths(addMonths(today, -2), 12), countedOn: today, isCurrent: true };
+// DOMAIN.md's examples: 78 000 € of claims over 120 000 € of premiums; 50 vehicles at start, 58 now, 40 000 €.
+const CURRENT = { ...PERIOD, n0: 50, n1: 58, unitPremium: 800, halfDifference: 4, regularisation: 3200 };
+
+function routes(overrides: MockRoute[] = []): MockRoute[] {
+  const base: MockRoute[] = [
+    { path: '/api/dashboard/config', body: { lossRatioPercentage: 70, claimFrequencyPercentage: 20 } },
+    {
+      path: '/api/dashboard/loss-ratio',
+      respond: (request) => {
+        const q = new URL(request.url).searchParams;
+        const declared = q.get('isDeclared') === 'true';
+        const cost = declared ? 90_000 : 78_000;
+        return { body: { startDate: q.get('startDate'), endDate: q.get('endDate'), costOfClaims: cost, earnedPremiums: 120_000, ratio: (cost * 100) / 120_000 } };
+      },
+    },
+    { path: '/api/dashboard/claim-frequency', body: { indicatorUuid: PERIOD.indicatorUuid, claims: 12, motors: 240, frequency: 5 } },
+    { path: '/api/dashboard/current-half-difference', body: CURRENT },
+    { path: '/api/dashboard/half-differences', body: [CURRENT] },
+    { path: '/api/dashboard/claims-by-month', body: [] },
+    { path: '/api/dashboard/claims-by-guarantee', body: [] },
+    { path: '/api/dashboard/claims-by-responsibility', body: [] },
+    { path: '/api/dashboard/top-drivers', body: [] },
+    // Unavailable: its chart would load MUI X Charts, which jsdom cannot lay out (the e2e draws it).
+    { path: '/api/dashboard/fleet-size', respond: () => ({ status: 503, body: apiErrorBody(503, 'Service indisponible') }) },
+  ];
+  return [...overrides, ...base];
+}
+
+function renderDashboard(path = '/dashboard') {
+  authStore.setSession('token', makeUser({ roles: ['USER'] }));
+  return renderRoutes([{ path: '/dashboard', element: <DashboardRoute /> }], path);
+}
+
+const card = (title: string) => screen.getByRole('article', { name: title });
+
+describe('/dashboard', () => {
+  it('shows each figure against its limit in words, with its link to the claims or vehicles', async () => {
+    mockFetch(routes());
+    renderDashboard();
+    expect(screen.getByRole('heading', { level: 1, name: 'Tableau de bord' })).toBeInTheDocument();
+
+    const lossRatio = card('S/P (sinistres / primes)');
+    const link = await within(lossRatio).findByRole('link', { name: /^S\/P 65,0/ });
+    expect(link).toHaveTextContent(/^65,0\s%$/);
+    expect(link).toHaveAttribute('href', `/sinisters?startDate=${start}&endDate=${today}`);
+    // 65 % against 70 %: within 10 points.
+    expect(within(lossRatio).getByText('Proche de la limite')).toBeInTheDocument();
+
+    const frequency = card('Fréquence des sinistres');
+    // 12 / 240 = 5 % against 20 %: more than 10 points below.
+    expect(await within(frequency).findByText('Sous la limite')).toBeInTheDocument();
+    expect(within(frequency).getByRole('link')).toHaveAttribute('href', `/sinisters?startDate=${PERIOD.startDate}&endDate=${PERIOD.endDate}`);
+
+    const vehicles = card('Demi-différence (véhicules)');
+    expect(within(vehicles).getByRole('link')).toHaveTextContent('+4');
+    expect(within(vehicles).getByRole('link')).toHaveAttribute('href', `/vehicules?start=${today}&end=${today}`);
+    expect(within(card('Demi-différence (euros)')).getByRole('link')).toHaveTextContent(/^\+3\s200,00\s€$/);
+    expect(within(card('Demi-différence (euros)')).getByText('À payer à l’assureur')).toBeInTheDocument();
+  });
+
+  it('keeps the declared filter in the URL and asks the API for it', async () => {
+    const { calls } = mockFetch(routes());
+    const { router } = renderDashboard();
+    await within(card('S/P (sinistres / primes)')).findByText('Proche de la limite');
+    await userEvent.click(screen.getByRole('button', { name: 'Déclarés' }));
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('isDeclared')).toBe('true'));
+    // 90 000 / 120 000 = 75 %: above the 70 % limit.
+    expect(await within(card('S/P (sinistres / primes)')).findByText('Au-dessus de la limite')).toBeInTheDocument();
+    expect(calls.some((r) => r.url.includes('/api/dashboard/loss-ratio') && new URL(r.url).searchParams.get('isDeclared') === 'true')).toBe(true);
+    expect(within(card('S/P (sinistres / primes)')).getByRole('link')).toHaveAttribute('href', `/sinisters?startDate=${start}&endDate=${today}&showDeclared=true`);
+  });
+
+  it('says to enter a period first, with the button to do it, when the organization has none', async () => {
+    mockFetch(
+      routes([
+        { path: '/api/dashboard/half-differences', body: [] },
+        { path: '/api/dashboard/current-half-difference', body: null },
+        { path: '/api/dashboard/claim-frequency', status: 404, body: apiErrorBody(404, "Aucune période ne contient la date d'aujourd'hui") },
+        {
+          path: '/api/dashboard/loss-ratio',
+          body: { startDate: start, endDate: today, costOfClaims: 0, earnedPremiums: 0, ratio: null },
+        },
+      ]),
+    );
+    renderDashboard();
+    expect(await screen.findByText(/Saisissez d’abord votre contrat/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Saisir une période' })).toHaveAttribute('href', '/parameters');
+    expect(await within(card('S/P (sinistres / primes)')).findByText('Non calculable')).toBeInTheDocument();
+    // A missing period is a state, not a failure.
+    expect(screen.queryByText(/n’ont pas pu être chargés/)).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,50 @@
+import { LIMIT_WARNING_POINTS } from '@flotte/contract';
+import { formatCount } from '../../../lib/format';
+
+/** Where a figure stands against its limit (DOMAIN.md "Limits management"). */
+export type LimitStatus = 'below' | 'near' | 'above' | 'unknown';
+
+/**
+ * Green below the limit, orange within LIMIT_WARNING_POINTS points of it (the limit itself
+ * included), red above it; 'unknown' without a figure (no premium, no vehicle). Judged on the exact
+ * figure, as the API returns it, not on the rounded one the card shows.
+ */
+export function limitStatus(value: number | null, limit: number): LimitStatus {
+  if (value === null) return 'unknown';
+  if (value > limit) return 'above';
+  if (value >= limit - LIMIT_WARNING_POINTS) return 'near';
+  return 'below';
+}
+
+/** The words that say what the colour says, so colour is never the only signal. */
+export const LIMIT_LABELS: Readonly<Record<LimitStatus, string>> = {
+  below: 'Sous la limite',
+  near: 'Proche de la limite',
+  above: 'Au-dessus de la limite',
+  unknown: 'Non calculable',
+};
+
+/** MUI palette colours of each status (the chip's and the card's edge). */
+export const LIMIT_COLORS: Readonly<Record<LimitStatus, 'success' | 'warning' | 'error' | 'default'>> = {
+  below: 'success',
+  near: 'warning',
+  above: 'error',
+  unknown: 'default',
+};
+
+/**
+ * A percentage the French way, one decimal and a comma: 65.25 → « 65,3 % » (narrow no-break space
+ * before %, as Intl writes it). Empty for no figure.
+ */
+export function formatPercent(value: number | null): string {
+  if (value === null || !Number.isFinite(value)) return '';
+  const tenths = Math.round(Math.abs(value) * 10);
+  const sign = value < 0 && tenths > 0 ? '-' : '';
+  return `${sign}${formatCount(Math.floor(tenths / 10))},${tenths % 10}\u202f%`;
+}
+
+/** A half-difference in vehicles: 4 → '+4', -1.5 → '-1,5', 0 → '0'. */
+export function formatSignedVehicles(value: number): string {
+  const text = Number.isInteger(value) ? formatCount(Math.abs(value)) : `${formatCount(Math.trunc(Math.abs(value)))},5`;
+  return value > 0 ? `+${text}` : value < 0 ? `-${text}` : text;
+}
