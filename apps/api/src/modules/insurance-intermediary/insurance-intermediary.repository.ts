@@ -11,12 +11,16 @@ export function listIntermediaries(tx: ReadTx) {
   return tx.select().from(insuranceIntermediaries).orderBy(desc(insuranceIntermediaries.startDate), desc(insuranceIntermediaries.createdAt));
 }
 
-/** The latest intermediary whose start has come. */
+/**
+ * The latest intermediary starting today or before, by the calendar in France: one added this
+ * morning (it starts today at noon by default, SPEC 9) is the one to tell from now on.
+ */
 export async function currentIntermediary(tx: ReadTx, now: Date) {
+  const parisDay = (instant: unknown) => sql`(${instant} at time zone 'Europe/Paris')::date`;
   const [row] = await tx
     .select()
     .from(insuranceIntermediaries)
-    .where(lte(insuranceIntermediaries.startDate, now))
+    .where(lte(parisDay(insuranceIntermediaries.startDate), parisDay(sql`${now.toISOString()}::timestamptz`)))
     .orderBy(desc(insuranceIntermediaries.startDate), desc(insuranceIntermediaries.createdAt))
     .limit(1);
   return row ?? null;

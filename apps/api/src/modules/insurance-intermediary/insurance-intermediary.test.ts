@@ -53,13 +53,12 @@ describe('the insurance intermediary', () => {
       productionEmail: 'production@courtier.exemple.fr',
       startDate: noonInParis(todayIso()).toISOString(),
     });
-    // Today's noon may still be ahead: the current one is the latest started.
+    // It starts today: the current one from now on, even in the morning before its noon.
     const current = (await get(tokens.userA, '/api/insurance-intermediary/current')).json();
-    if (new Date(created.startDate) <= new Date()) expect(current).toEqual(created);
-    else expect(current).toBeNull();
+    expect(current).toEqual(created);
   });
 
-  it('keeps the history, latest start first; the current one is the latest already started', async () => {
+  it('keeps the history, latest start first; the current one is the latest starting today or before (French calendar)', async () => {
     const past = (await create(tokens.superA, body({ name: 'Ancien courtier', startDate: '2024-01-01' }))).json();
     expect(past.startDate).toBe('2024-01-01T11:00:00.000Z');
     const recent = (await create(tokens.root, body({ name: 'Courtier actuel', startDate: '2025-06-01T08:30:00.000Z' }))).json();
@@ -67,9 +66,9 @@ describe('the insurance intermediary', () => {
     const history = (await get(tokens.userA, '/api/insurance-intermediary')).json();
     expect(history.map((i: { name: string }) => i.name)).toEqual(['Futur courtier', 'Cabinet Lefèvre Assurances', 'Courtier actuel', 'Ancien courtier']);
     const current = (await get(tokens.userA, '/api/insurance-intermediary/current')).json();
-    expect([recent.uuid, history[1].uuid]).toContain(current.uuid);
-    expect(current.uuid).not.toBe(future.uuid);
-    expect(current.uuid).not.toBe(past.uuid);
+    // Today's (created by the test above) is after the one of 2025: it is current, the future one is not.
+    expect(current.uuid).toBe(history[1].uuid);
+    expect([recent.uuid, future.uuid, past.uuid]).not.toContain(current.uuid);
   });
 
   it('refuses a plain member and a caller without organization (403), writing nothing', async () => {
