@@ -25,7 +25,7 @@ FROM generate_series(1, 100000) g,
   (SELECT ARRAY['A','B','C','D','E','F','G','H','J','K','L','M','N','P','Q','R','S','T','V','W','X','Y','Z'] AS l) letters;
 
 INSERT INTO sinisters (organization_uuid, vehicule_uuid, guarantee_uuid, sinister_intermediate_ref, sinister_date, city,
-  ida, has_human_injury, damaged_vehicule, is_third_implicated, is_declared, responsibility_rate, immatriculation, total_cost_cents, created_at)
+  ida, has_human_injury, damaged_vehicule, is_third_implicated, is_declared, responsibility_rate, immatriculation, reserve_cents, created_at)
 SELECT $1::uuid, v.uuid, gu.guarantees[1 + g % 17], 'B' || lpad(g::text, 8, '0'), date '2023-01-01' + (g % 1400),
   (ARRAY['Lyon','Villeurbanne','Vénissieux','Saint-Étienne','Grenoble','Valence','Mâcon','Chambéry','Annecy','Dijon','Paris','Marseille','Toulouse','Nantes','Lille','Bordeaux'])[1 + g % 16],
   g % 5 = 0, g % 50 = 0, g % 3 <> 0, g % 2 = 0, g % 4 <> 0,

@@ -302,7 +302,7 @@ function seedStatements(): { sql: string; params: 'organizations' | 'hash' | 'no
       params: 'none',
       // The plate comes from the vehicle and the driver's name from the driver (trigger), as the API does.
       sql: `INSERT INTO sinisters (organization_uuid, vehicule_uuid, driver_uuid, guarantee_uuid, sinister_intermediate_ref, sinister_date, city,
-          ida, has_human_injury, damaged_vehicule, is_third_implicated, is_declared, responsibility_rate, immatriculation, total_cost_cents,
+          ida, has_human_injury, damaged_vehicule, is_third_implicated, is_declared, responsibility_rate, immatriculation, reserve_cents,
           archived_at, created_at)
         SELECT t.uuid, v.uuid, d.uuid, gu.guarantees[1 + (g * 7 + t.k) % 17],
           t.insurer || '-' || to_char(s.day, 'YYYY') || '-' || lpad(((t.k::bigint * 7919 + g::bigint * 613) % 1000000)::text, 6, '0'),
