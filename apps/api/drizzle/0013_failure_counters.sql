@@ -6,8 +6,10 @@ CREATE TABLE "failure_counters" (
 --> statement-breakpoint
 CREATE INDEX "failure_counters_expires_at_idx" ON "failure_counters" USING btree ("expires_at");
 --> statement-breakpoint
--- Hand-written: not an organization's data, so no row-level security (decision 0XX); the tenant
--- role gets no privilege on it (the default privileges of 0001 gave it some), the system role keeps its own.
+-- Hand-written. No row-level security: a directory table of the platform, not an organization's
+-- data — its rows are login failure counts keyed by a hash of an e-mail or an address, before any
+-- organization is known (decision 020). Instead the tenant role gets no privilege on it at all (the
+-- default privileges of 0001 gave it some); only the system role reads and writes it.
 REVOKE ALL ON "failure_counters" FROM flotte_app;
 --> statement-breakpoint
 GRANT SELECT, INSERT, UPDATE, DELETE ON "failure_counters" TO flotte_system;

@@ -1,10 +1,12 @@
--- The job queue's tables (docs/decisions/0XX-job-queue.md): pg-boss 10.4.2's own schema, version 24,
+-- The job queue's tables (docs/decisions/021-job-queue.md): pg-boss 10.4.2's own schema, version 24,
 -- as PgBoss.getConstructionPlans('pgboss') writes it, without its BEGIN/advisory lock/COMMIT
 -- wrapper (the migrator already runs in a transaction under its own advisory lock). pg-boss then
 -- starts with migrate: false and only checks this version. A pg-boss upgrade that changes the
 -- schema version comes with a migration made from PgBoss.getMigrationPlans.
--- Only job machinery lives here: payloads carry identifiers, never personal data. The tenant and
--- system roles get nothing: the queue runs on the owner's connection.
+-- No row-level security on the pgboss tables: platform machinery, not an organization's data —
+-- payloads carry identifiers only, never personal data, and a job's handler reads its data under
+-- row-level security like a request (decision 021). Instead the tenant and system roles get no
+-- privilege on the schema at all: the queue runs on the owner's connection.
 CREATE SCHEMA IF NOT EXISTS pgboss;
 --> statement-breakpoint
 CREATE TYPE pgboss.job_state AS ENUM (
