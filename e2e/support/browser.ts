@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type ConsoleMessage, type Frame, type Page, type Request } from 'playwright-core';
 import { expect, inject } from 'vitest';
 
 export const DEMO_PASSWORD = 'Demo1234!';
@@ -44,11 +44,74 @@ export async function newPage(browser: Browser, options: { width?: number; heigh
 }
 
 export async function login(page: Page, email: string, password = DEMO_PASSWORD) {
+  const journal = watchPage(page);
   await page.goto('/');
+  try {
+    await page.getByLabel('Adresse e-mail').waitFor({ timeout: 20_000 });
+  } catch (error) {
+    // Never seen alone, seen once in a while in a full run: say what the page was doing.
+    throw new Error(`Le formulaire de connexion n’est pas apparu.\n${await journal.describe()}`, { cause: error });
+  } finally {
+    journal.stop();
+  }
   await page.getByLabel('Adresse e-mail').fill(email);
   await page.getByLabel(/^Mot de passe/).fill(password);
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await page.waitForURL('**/dashboard');
+}
+
+/** What a page asked, answered and logged since the call: to explain a page that never showed. */
+function watchPage(page: Page) {
+  const started = Date.now();
+  const events: string[] = [];
+  const at = () => `${String(Date.now() - started).padStart(6)} ms`;
+  const pending = new Map<object, string>();
+  const onRequest = (request: Request) => {
+    pending.set(request, `${request.method()} ${request.url()}`);
+    events.push(`${at()} → ${request.method()} ${request.url()}`);
+  };
+  const onFinished = (request: Request) => {
+    pending.delete(request);
+    void request.response().then((response) => events.push(`${at()} ← ${response?.status() ?? '?'} ${request.url()}`));
+  };
+  const onFailed = (request: Request) => {
+    pending.delete(request);
+    events.push(`${at()} ✗ ${request.url()} ${request.failure()?.errorText ?? ''}`);
+  };
+  const onConsole = (message: ConsoleMessage) => events.push(`${at()} console.${message.type()}: ${message.text()}`);
+  const onError = (error: Error) => events.push(`${at()} pageerror: ${error.message}`);
+  const onNavigated = (frame: Frame) => {
+    if (frame === page.mainFrame()) events.push(`${at()} navigated to ${frame.url()}`);
+  };
+  page.on('request', onRequest);
+  page.on('requestfinished', onFinished);
+  page.on('requestfailed', onFailed);
+  page.on('console', onConsole);
+  page.on('pageerror', onError);
+  page.on('framenavigated', onNavigated);
+  return {
+    stop() {
+      page.off('request', onRequest);
+      page.off('requestfinished', onFinished);
+      page.off('requestfailed', onFailed);
+      page.off('console', onConsole);
+      page.off('pageerror', onError);
+      page.off('framenavigated', onNavigated);
+    },
+    async describe() {
+      const text = await page
+        .evaluate(() => document.body?.innerText.slice(0, 400) ?? '(pas de body)')
+        .catch((e: Error) => `(page illisible : ${e.message})`);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `login-failure-${Date.now()}.png`) }).catch(() => undefined);
+      return [
+        `URL : ${page.url()}`,
+        `Texte : ${text}`,
+        `En attente : ${[...pending.values()].join(', ') || 'rien'}`,
+        ...events,
+      ].join('\n');
+    },
+  };
 }
 
 export async function screenshot(page: Page, name: string) {

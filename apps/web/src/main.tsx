@@ -1,12 +1,13 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { createBrowserRouter } from 'react-router';
 import './app/styles/base.css';
 import { needsSession, routes } from './app/router';
+import { RouterRoot } from './app/router-root';
 import { reloadOnceForChunkError } from './lib/chunk-load-guard';
 import { restoreSession } from './lib/restore-session';
 import { withRoute } from './lib/safe-route';
-import { removePageFrame } from './lib/page-frame';
+import { PAGE_FRAME_ID, removePageFrame } from './lib/page-frame';
 import { onSessionExpired } from './lib/session-expiry';
 
 // A page behind the login opened cold: the session is restored from the refresh cookie while the
@@ -22,14 +23,17 @@ const router = createBrowserRouter(routes);
 
 // The page's frame, when the server sent one (lib/page-frame.ts), is removed by the page itself;
 // sent elsewhere (to the login page, say), or still starting after 20 s, the app shows itself.
-const framedPath = window.location.pathname;
-const unsubscribeFrame = router.subscribe((state) => {
-  if (state.location.pathname !== framedPath) {
-    removePageFrame();
-    unsubscribeFrame();
-  }
-});
-setTimeout(removePageFrame, 20_000);
+// (Listening before the first render is why the app mounts RouterRoot, not RouterProvider.)
+if (document.getElementById(PAGE_FRAME_ID)) {
+  const framedPath = window.location.pathname;
+  const unsubscribeFrame = router.subscribe((state) => {
+    if (state.location.pathname !== framedPath) {
+      removePageFrame();
+      unsubscribeFrame();
+    }
+  });
+  setTimeout(removePageFrame, 20_000);
+}
 onSessionExpired((route) => void router.navigate(withRoute('/refresh', route), { replace: true }));
 
 const container = document.getElementById('root');
@@ -40,7 +44,7 @@ if (!container) throw new Error('#root introuvable');
 startTransition(() => {
   createRoot(container).render(
     <StrictMode>
-      <RouterProvider router={router} />
+      <RouterRoot router={router} />
     </StrictMode>,
   );
 });
