@@ -71,8 +71,7 @@ describe('sinisters register', () => {
     await toggle(page, 'Je ne suis pas responsable').click();
 
     // The guarantee select.
-    await page.getByRole('combobox', { name: 'Garantie' }).click();
-    await page.getByRole('option', { name: 'Bris de glace' }).click();
+    await page.getByRole('combobox', { name: 'Garantie' }).selectOption({ label: 'Bris de glace' });
     await expect.poll(async () => (await params()).has('garantee')).toBe(true);
     await expect.poll(async () => [...new Set(await column(page, 4))]).toEqual(['Bris de glace']);
     await screenshot(page, 'sinisters-filtered');
@@ -149,17 +148,14 @@ describe('sinisters register', () => {
       expect((await column(page, 9))[0]).toBe('En cours');
 
       // Filtered by status: the count and the total cost of the filter.
-      await page.getByRole('combobox', { name: 'Statut du sinistre' }).click();
-      await page.getByRole('option', { name: 'En cours' }).click();
+      await page.getByRole('combobox', { name: 'Statut du sinistre' }).selectOption({ label: 'En cours' });
       await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('inProgress');
       await expect.poll(() => page.getByText(/^1 sinistre · 1\s234,56\s€ du /).isVisible()).toBe(true);
-      await page.getByRole('combobox', { name: 'Statut du sinistre' }).click();
-      await page.getByRole('option', { name: 'Clos' }).click();
+      await page.getByRole('combobox', { name: 'Statut du sinistre' }).selectOption({ label: 'Clos' });
       await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('closed');
       await expect.poll(() => dataRows(page).count()).toBe(0);
       await expect.poll(() => page.getByText(/^0 sinistre · 0,00\s€ du /).isVisible()).toBe(true);
-      await page.getByRole('combobox', { name: 'Statut du sinistre' }).click();
-      await page.getByRole('option', { name: 'En cours' }).click();
+      await page.getByRole('combobox', { name: 'Statut du sinistre' }).selectOption({ label: 'En cours' });
       await expect.poll(() => column(page, 1)).toEqual(['E2E-0001']);
       await screenshot(page, 'sinisters-status-filter');
 

@@ -37,3 +37,16 @@ export const ErrorOutlineIcon = ({ className }: IconProps) => (
     path="M11 15h2v2h-2zm0-8h2v6h-2zm.99-5C6.47 2 2 6.48 2 12s4.47 10 9.99 10C17.52 22 22 17.52 22 12S17.52 2 11.99 2zM12 20c-4.42 0-8-3.58-8-8s3.58-8 8-8 8 3.58 8 8-3.58 8-8 8z"
   />
 );
+
+export const SearchIcon = ({ className }: IconProps) => (
+  <Icon
+    className={className}
+    path="M15.5 14h-.79l-.28-.27C15.41 12.59 16 11.11 16 9.5 16 5.91 13.09 3 9.5 3S3 5.91 3 9.5 5.91 16 9.5 16c1.61 0 3.09-.59 4.23-1.57l.27.28v.79l5 4.99L20.49 19zm-6 0C7.01 14 5 11.99 5 9.5S7.01 5 9.5 5 14 7.01 14 9.5 11.99 14 9.5 14"
+  />
+);
+
+export const ClearIcon = ({ className }: IconProps) => (
+  <Icon className={className} path="M19 6.41 17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 12 13.41 17.59 19 19 17.59 13.41 12z" />
+);
+
+export const ArrowDropDownIcon = ({ className }: IconProps) => <Icon className={className} path="M7 10l5 5 5-5z" />;

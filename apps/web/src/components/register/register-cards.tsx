@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
-import TextField from '@mui/material/TextField';
 import { Fragment, type ReactNode } from 'react';
-import { menuItems } from '../form/menu-items';
+import { PlainSelect } from '../plain/plain-select';
 import { CellValue, OpenRowLink, type RegisterColumn } from './register-cells';
 import type { RegisterDesktopTableProps } from './register-desktop-table';
 import { RowActionsButton } from './row-actions-menu';
@@ -29,9 +28,7 @@ export function MobileSortSelect<TRow, TColumn extends string>({
   if (options.length === 0) return null;
   return (
     <Box sx={{ px: 2, pt: 1, pb: 1.5, borderBottom: 1, borderColor: 'divider' }}>
-      <TextField select size="small" label="Trier par" value={sortBy} onChange={(event) => onSortChange(event.target.value as SortBy<TColumn>)}>
-        {menuItems(options)}
-      </TextField>
+      <PlainSelect size="small" label="Trier par" value={sortBy} onChange={(value) => onSortChange(value as SortBy<TColumn>)} choices={options} />
     </Box>
   );
 }

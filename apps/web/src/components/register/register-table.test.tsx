@@ -222,8 +222,7 @@ describe('<RegisterTable /> on a phone', () => {
     expect(within(cards[0]!).getByText('Ville')).toBeInTheDocument();
     expect(within(cards[0]!).getByRole('button', { name: 'Actions pour Élodie Écuyer' })).toBeInTheDocument();
 
-    await ui.click(screen.getByRole('combobox', { name: 'Trier par' }));
-    await ui.click(await screen.findByRole('option', { name: 'Ville (décroissant)' }));
+    await ui.selectOptions(screen.getByRole('combobox', { name: 'Trier par' }), 'Ville (décroissant)');
     expect(onSortChange).toHaveBeenLastCalledWith('-city');
   });
 });

@@ -1,10 +1,7 @@
-import Clear from '@mui/icons-material/Clear';
-import Box from '@mui/material/Box';
-import Search from '@mui/icons-material/Search';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
-import TextField from '@mui/material/TextField';
 import { useEffect, useEffectEvent, useState } from 'react';
+import { PlainField } from '../plain/plain-field';
+import { ClearIcon, SearchIcon } from '../plain/plain-icons';
+import './search-field.css';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
@@ -20,7 +17,11 @@ export type SearchFieldProps = {
   debounceMs?: number;
 };
 
-/** A search box that waits for the user to pause before searching, with a clear button. */
+/**
+ * A search box that waits for the user to pause before searching, with a clear button. Plain
+ * elements with the look of MUI's small outlined TextField: it is on every register's first
+ * render, and MUI's TextField brought every input variant, Select and Menu with it (issue 10).
+ */
 export function SearchField({ value, onChange, label, placeholder, debounceMs = SEARCH_DEBOUNCE_MS }: SearchFieldProps) {
   const [text, setText] = useState(value);
   const [applied, setApplied] = useState(value);
@@ -41,58 +42,39 @@ export function SearchField({ value, onChange, label, placeholder, debounceMs = 
   }, [text, pending, debounceMs]);
 
   return (
-    <Box
-      sx={{
-        flex: '1 1 280px',
-        maxWidth: { sm: 420 },
-        // The whole hint fits a phone's width.
-        '& input::placeholder': { fontSize: { xs: '0.875rem', sm: 'inherit' } },
+    <PlainField
+      className="search-field"
+      type="search"
+      size="small"
+      aria-label={label}
+      enterKeyHint="search"
+      value={text}
+      placeholder={placeholder}
+      onChange={(event) => setText(event.target.value)}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' && pending) onChange(text.trim());
+        if (event.key === 'Escape' && text !== '') {
+          event.preventDefault();
+          setText('');
+          if (value !== '') onChange('');
+        }
       }}
-    >
-      <TextField
-        type="search"
-        size="small"
-        value={text}
-        placeholder={placeholder}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter' && pending) onChange(text.trim());
-          if (event.key === 'Escape' && text !== '') {
-            event.preventDefault();
-            setText('');
-            if (value !== '') onChange('');
-          }
-        }}
-        slotProps={{
-          htmlInput: { 'aria-label': label, enterKeyHint: 'search' },
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <Search fontSize="small" aria-hidden />
-              </InputAdornment>
-            ),
-            endAdornment: text ? (
-              <InputAdornment position="end">
-                <IconButton
-                  size="small"
-                  edge="end"
-                  aria-label="Effacer la recherche"
-                  onClick={() => {
-                    setText('');
-                    if (value !== '') onChange('');
-                  }}
-                >
-                  <Clear fontSize="small" />
-                </IconButton>
-              </InputAdornment>
-            ) : undefined,
-          },
-        }}
-        sx={{
-          // The browser's own clear cross would sit next to ours.
-          '& input[type="search"]::-webkit-search-cancel-button': { display: 'none' },
-        }}
-      />
-    </Box>
+      startAdornment={<SearchIcon />}
+      endAdornment={
+        text ? (
+          <button
+            type="button"
+            className="pl-icon-button pl-icon-button--small"
+            aria-label="Effacer la recherche"
+            onClick={() => {
+              setText('');
+              if (value !== '') onChange('');
+            }}
+          >
+            <ClearIcon />
+          </button>
+        ) : undefined
+      }
+    />
   );
 }

@@ -203,9 +203,8 @@ describe('Sinistres page', () => {
     expect(within(row).getByText('Ouvert')).toBeInTheDocument();
 
     const select = screen.getByRole('combobox', { name: 'Statut du sinistre' });
-    expect(select).toHaveTextContent('Tous les statuts');
-    await ui.click(select);
-    await ui.click(await screen.findByRole('option', { name: 'Clos' }));
+    expect(select).toHaveDisplayValue('Tous les statuts');
+    await ui.selectOptions(select, 'Clos');
     await waitFor(() => expect(location().toString()).toBe('status=closed'));
     await waitFor(() => expect(listQueries(calls).at(-1)).toEqual({ ...DEFAULT_QUERY, status: 'closed' }));
     expect(await screen.findByText(`12 sinistres · 45 300,00 € du ${frDate(startOfYear)} au ${frDate(today)}`)).toBeInTheDocument();
@@ -220,12 +219,11 @@ describe('Sinistres page', () => {
     await screen.findByRole('row', { name: /14\/03\/2026/ });
 
     const select = screen.getByRole('combobox', { name: 'Garantie' });
-    expect(select).toHaveTextContent('Toutes les garanties');
-    await ui.click(select);
-    await ui.click(await screen.findByRole('option', { name: 'Bris de glace' }));
+    expect(select).toHaveDisplayValue('Toutes les garanties');
+    await ui.selectOptions(select, 'Bris de glace');
     await waitFor(() => expect(location().toString()).toBe(`garantee=${GUARANTEES[1]!.uuid}`));
     await waitFor(() => expect(listQueries(calls).at(-1)).toEqual({ ...DEFAULT_QUERY, garantee: GUARANTEES[1]!.uuid }));
-    expect(screen.getByRole('combobox', { name: 'Garantie' })).toHaveTextContent('Bris de glace');
+    expect(screen.getByRole('combobox', { name: 'Garantie' })).toHaveDisplayValue('Bris de glace');
 
     await ui.click(screen.getByRole('button', { name: 'Effacer les filtres' }));
     await waitFor(() => expect(location().toString()).toBe(''));

@@ -1,11 +1,10 @@
 import Check from '@mui/icons-material/Check';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type Guarantee, SINISTER_STATUS_LABELS, SINISTER_STATUSES } from '@flotte/contract';
 import { useId } from 'react';
-import { menuItems } from '../../../components/form/menu-items';
+import { PlainSelect } from '../../../components/plain/plain-select';
 import { PeriodFilter } from '../../../components/register/period-filter';
 import { guaranteeChoices } from '../utils/format-sinister';
 import type { SinisterFilter } from '../api/sinisters-api';
@@ -96,30 +95,27 @@ export function SinisterFilters({ filters, onChange, guarantees }: SinisterFilte
           end={filters.endDate}
           onChange={({ start, end }) => onChange({ startDate: start, endDate: end })}
         />
-        <TextField
-          select
-          size="small"
-          label="Garantie"
-          value={filters.garantee}
-          onChange={(event) => onChange({ garantee: event.target.value })}
-          // '' reads 'Toutes les garanties' rather than an empty box.
-          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          // Level with the dates, under the period's caption.
-          sx={{ flex: { xs: '1 1 100%', sm: '0 1 280px' }, minWidth: 0, mt: { xs: 0, sm: 3 } }}
-        >
-          {menuItems(guaranteeChoices(options), 'Toutes les garanties')}
-        </TextField>
-        <TextField
-          select
-          size="small"
-          label="Statut du sinistre"
-          value={filters.status}
-          onChange={(event) => onChange({ status: event.target.value })}
-          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          sx={{ flex: { xs: '1 1 100%', sm: '0 1 200px' }, minWidth: 0, mt: { xs: 0, sm: 3 } }}
-        >
-          {menuItems(STATUS_CHOICES, 'Tous les statuts')}
-        </TextField>
+        {/* Level with the dates, under the period's caption. */}
+        <Box sx={{ flex: { xs: '1 1 100%', sm: '0 1 280px' }, minWidth: 0, mt: { xs: 0, sm: 3 } }}>
+          <PlainSelect
+            size="small"
+            label="Garantie"
+            value={filters.garantee}
+            onChange={(garantee) => onChange({ garantee })}
+            choices={guaranteeChoices(options)}
+            empty="Toutes les garanties"
+          />
+        </Box>
+        <Box sx={{ flex: { xs: '1 1 100%', sm: '0 1 200px' }, minWidth: 0, mt: { xs: 0, sm: 3 } }}>
+          <PlainSelect
+            size="small"
+            label="Statut du sinistre"
+            value={filters.status}
+            onChange={(status) => onChange({ status })}
+            choices={STATUS_CHOICES}
+            empty="Tous les statuts"
+          />
+        </Box>
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3, rowGap: 1.5 }}>
         {TOGGLE_GROUPS.map((group, index) => (

@@ -1,17 +1,20 @@
-import CheckBox from '@mui/icons-material/CheckBox';
-import CheckBoxOutlineBlank from '@mui/icons-material/CheckBoxOutlineBlank';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import { VEHICULE_TYPES, type VehiculeTypeCode } from '@flotte/contract';
+import { Suspense, useId, useState, type KeyboardEvent } from 'react';
+import { lazyComponent } from '../../../components/lazy-component';
+import { PlainOutline, plainFieldClass } from '../../../components/plain/plain-field';
+import { ArrowDropDownIcon } from '../../../components/plain/plain-icons';
 import { vehiculeTypeShortLabel } from '../utils/vehicule-texts';
 
-const CODES: readonly string[] = VEHICULE_TYPES.map((type) => type.code);
+export const CATEGORY_CODES: readonly string[] = VEHICULE_TYPES.map((type) => type.code);
 
 /** `'VP,VUL'` → `['VP', 'VUL']`, unknown codes (an old link) left out. */
 export function parseTypes(value: string): VehiculeTypeCode[] {
-  return value.split(',').filter((code): code is VehiculeTypeCode => CODES.includes(code));
+  return value.split(',').filter((code): code is VehiculeTypeCode => CATEGORY_CODES.includes(code));
+}
+
+/** What the closed select shows: 'Toutes', or the short labels ('VP, VUL'). */
+export function categoriesShown(codes: readonly string[]): string {
+  return codes.length === 0 ? 'Toutes' : codes.map((code) => vehiculeTypeShortLabel(code)).join(', ');
 }
 
 export type CategoryFilterProps = {
@@ -20,44 +23,65 @@ export type CategoryFilterProps = {
   onChange: (value: string) => void;
 };
 
-/** 'Catégories': several categories at once, written to the URL as `types=VP,VUL`. */
+const CategorySelect = lazyComponent(() => import('./category-select').then((module) => module.CategorySelect));
+
+/** The keys that open MUI's select from its closed box. */
+const OPENING_KEYS = new Set([' ', 'ArrowUp', 'ArrowDown', 'Enter']);
+
+/**
+ * 'Catégories': several categories at once, written to the URL as `types=VP,VUL`. The select is
+ * MUI's (a menu of options with checkbox pictures), fetched on the first sign of interest (hover,
+ * touch, focus) and shown from the first click or opening key, opened: until then a plain
+ * stand-in of the same size and look says the choice, so /vehicules' first load carries neither
+ * MUI's select, menu and popover nor its text field (issue 10).
+ */
 export function CategoryFilter({ value, onChange }: CategoryFilterProps) {
-  const selected = parseTypes(value);
+  const [opened, setOpened] = useState(false);
+  const [waiting, setWaiting] = useState(false);
+  const labelId = useId();
+
+  const open = () => {
+    if (waiting) return;
+    setWaiting(true);
+    // The stand-in stays (and keeps the focus) until the module is there; a failure is told by
+    // rendering the lazy component (the route's error element, or a reload for a stale chunk).
+    void CategorySelect.load().finally(() => setOpened(true));
+  };
+
+  const standIn = (
+    <div className={plainFieldClass('small', 'category-filter')} data-filled>
+      <div className="pl-field__box pl-field__box--select" onPointerEnter={CategorySelect.preload} onTouchStart={CategorySelect.preload}>
+        <span className="pl-field__label" id={labelId}>
+          Catégories
+        </span>
+        <div
+          role="combobox"
+          tabIndex={0}
+          aria-labelledby={labelId}
+          aria-haspopup="listbox"
+          aria-expanded="false"
+          aria-busy={waiting || undefined}
+          className="pl-field__input pl-field__select"
+          onFocus={CategorySelect.preload}
+          onClick={open}
+          onKeyDown={(event: KeyboardEvent) => {
+            if (!OPENING_KEYS.has(event.key)) return;
+            event.preventDefault();
+            open();
+          }}
+        >
+          {categoriesShown(parseTypes(value))}
+        </div>
+        <ArrowDropDownIcon className="pl-field__select-icon" />
+        <PlainOutline label="Catégories" />
+      </div>
+    </div>
+  );
+
+  if (!opened) return standIn;
   return (
-    <TextField
-      select
-      size="small"
-      label="Catégories"
-      value={selected}
-      onChange={(event) => {
-        const raw = event.target.value as unknown as string[] | string;
-        const chosen = new Set(typeof raw === 'string' ? raw.split(',') : raw);
-        // In the contract's order, so one choice always gives one URL.
-        onChange(CODES.filter((code) => chosen.has(code)).join(','));
-      }}
-      slotProps={{
-        select: {
-          multiple: true,
-          displayEmpty: true,
-          renderValue: (codes) => {
-            const list = codes as unknown as string[];
-            if (list.length === 0) return 'Toutes';
-            return list.map((code) => vehiculeTypeShortLabel(code)).join(', ');
-          },
-          MenuProps: { slotProps: { paper: { sx: { maxHeight: 420 } } } },
-        },
-        inputLabel: { shrink: true },
-      }}
-    >
-      {VEHICULE_TYPES.map((type) => (
-        <MenuItem key={type.code} value={type.code} dense>
-          {/* A picture of a box, not a checkbox: a control inside the option would be one control in another. */}
-          <ListItemIcon sx={{ color: selected.includes(type.code) ? 'primary.main' : 'text.secondary' }}>
-            {selected.includes(type.code) ? <CheckBox fontSize="small" aria-hidden /> : <CheckBoxOutlineBlank fontSize="small" aria-hidden />}
-          </ListItemIcon>
-          <ListItemText primary={type.label} />
-        </MenuItem>
-      ))}
-    </TextField>
+    <Suspense fallback={standIn}>
+      <CategorySelect value={value} onChange={onChange} defaultOpen />
+    </Suspense>
   );
 }
