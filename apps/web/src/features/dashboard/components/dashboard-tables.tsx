@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
@@ -12,6 +13,8 @@ import type { DashboardWindow } from '../utils/dashboard-window';
 import { Panel } from './panel';
 import { Placeholder } from './placeholder';
 
+/** A figure that opens its records: at least 24 px wide and high, so that a lone '2' is not a pinpoint on a phone. */
+const figureLink = { display: 'inline-block', minWidth: 24, minHeight: 24, lineHeight: '24px', textAlign: 'right' } as const;
 const signedEuros = (amount: number | null) => (amount === null ? '—' : amount > 0 ? `+${formatEuros(amount)}` : formatEuros(amount));
 
 /** The half-difference of every period, newest first; N1 opens the vehicles counted. */
@@ -27,11 +30,14 @@ export function HalfDifferencesTable({ rows, pending }: { rows?: HalfDifference[
           rowKey={(row) => row.indicatorUuid}
           title={{
             label: 'Période',
+            // On one line in the table; on a phone's card the chip goes under the dates, flush left.
             value: (row) => (
-              <>
-                Du {formatDate(row.startDate)} au {formatDate(row.endDate)}
-                {row.isCurrent && <Chip size="small" label="En cours" sx={{ ml: 1 }} />}
-              </>
+              <Box component="span" sx={{ display: 'inline-flex', flexWrap: { xs: 'wrap', sm: 'nowrap' }, alignItems: 'center', columnGap: 1, rowGap: 0.5 }}>
+                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                  Du {formatDate(row.startDate)} au {formatDate(row.endDate)}
+                </Box>
+                {row.isCurrent && <Chip size="small" label="En cours" />}
+              </Box>
             ),
           }}
           columns={[
@@ -40,7 +46,7 @@ export function HalfDifferencesTable({ rows, pending }: { rows?: HalfDifference[
               label: 'Véhicules à la fin (N1)',
               numeric: true,
               value: (row) => (
-                <Link component={RouterLink} to={vehiclesUrl(row.countedOn)} aria-label={`${plural(row.n1, 'véhicule')} dans la flotte le ${formatDate(row.countedOn)}`}>
+                <Link component={RouterLink} to={vehiclesUrl(row.countedOn)} sx={figureLink} aria-label={`${plural(row.n1, 'véhicule')} dans la flotte le ${formatDate(row.countedOn)}`}>
                   {formatCount(row.n1)}
                 </Link>
               ),
@@ -82,6 +88,7 @@ export function TopDriversTable({ rows, pending, window }: { rows?: TopDrivers; 
                 <Link
                   component={RouterLink}
                   to={claimsUrl({ ...months, declared: window.declared, responsible: 'me', driver: row.driverUuid })}
+                  sx={figureLink}
                   aria-label={`${plural(row.atFaultClaims, 'sinistre responsable', 'sinistres responsables')} de ${name(row)}`}
                 >
                   {formatCount(row.atFaultClaims)}
