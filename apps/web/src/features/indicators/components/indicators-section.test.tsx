@@ -111,7 +111,7 @@ describe('<IndicatorsSection />', () => {
     const message = 'Les périodes ne doivent pas se chevaucher : la période du 01/01/2024 au 31/12/2024 chevauche la période du 01/01/2025 au 31/12/2025';
     const { calls } = mockFetch([
       { path: '/api/indicators', body: PERIODS },
-      { method: 'POST', path: '/api/indicators', status: 400, body: apiErrorBody(400, message, [{ path: 'currentIndicators.0.startDate', message: 'Chevauche une autre période (du 01/01/2025 au 31/12/2025)' }]) },
+      { method: 'POST', path: '/api/indicators', status: 400, body: apiErrorBody(400, message, [{ path: 'currentIndicators.0.startDate', message: 'Chevauche la période du 01/01/2025 au 31/12/2025' }]) },
     ]);
     renderSection(['ADMIN']);
     await userEvent.click(await screen.findByRole('button', { name: 'Modifier la période du 01/01/2024 au 31/12/2024' }));
@@ -122,7 +122,7 @@ describe('<IndicatorsSection />', () => {
     await userEvent.type(motors, '11');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
     expect(await screen.findByText(message)).toBeInTheDocument();
-    expect(within(dialog).getByText('Chevauche une autre période (du 01/01/2025 au 31/12/2025)')).toBeInTheDocument();
+    expect(within(dialog).getByText('Chevauche la période du 01/01/2025 au 31/12/2025')).toBeInTheDocument();
     const body = SaveIndicatorsBodySchema.parse(await calls.find((c) => c.method === 'POST')!.clone().json());
     expect(body.currentIndicators[0]).toMatchObject({ uuid: PERIODS[1]!.uuid, motorsCount: 11, cashReceived: 36500 });
   });

@@ -134,7 +134,7 @@ export function IndicatorsSection() {
       <LazyConfirmDialog
         open={deleting.open}
         title={doomed ? `Supprimer la période ${periodLabel(doomed)} ?` : ''}
-        description="Cette action est irréversible. Sa prime et ses véhicules ne compteront plus dans le S/P, la fréquence ni la demi-différence."
+        description="Cette action est irréversible. Le S/P, la fréquence et la demi-différence ne tiendront plus compte de sa prime ni de ses véhicules."
         confirmLabel="Supprimer la période"
         onConfirm={() => (doomed ? deletePeriod(doomed) : undefined)}
         onClose={() => setDeleting((current) => ({ ...current, open: false }))}
