@@ -73,8 +73,8 @@ export const DashboardConfigSchema = z.object({
 export type DashboardConfig = z.infer<typeof DashboardConfigSchema>;
 
 export const UpdateDashboardConfigBodySchema = z.strictObject({
-  lossRatioPercentage: integer({ min: 1, max: LIMIT_PERCENTAGE_MAX, label: 'Le seuil de S/P', minMessage: 'Le seuil de S/P doit être positif' }),
-  claimFrequencyPercentage: integer({ min: 1, max: LIMIT_PERCENTAGE_MAX, label: 'Le seuil de fréquence', minMessage: 'Le seuil de fréquence doit être positif' }),
+  lossRatioPercentage: integer({ min: 1, max: LIMIT_PERCENTAGE_MAX, label: 'La limite du S/P', minMessage: 'La limite du S/P doit être d’au moins 1 %' }),
+  claimFrequencyPercentage: integer({ min: 1, max: LIMIT_PERCENTAGE_MAX, label: 'La limite de la fréquence', minMessage: 'La limite de la fréquence doit être d’au moins 1 %' }),
 });
 export type UpdateDashboardConfigBody = z.infer<typeof UpdateDashboardConfigBodySchema>;
 

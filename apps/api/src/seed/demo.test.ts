@@ -1,3 +1,4 @@
+import { todayIso } from '@flotte/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/test-app.js';
@@ -100,13 +101,23 @@ describe('demo seed', () => {
   it('gives Transports Martin and BTP Durand a contract and an intermediary, so /parameters is full on first start', async () => {
     const martin = await t.login('user@demo.fr', 'Demo1234!');
     const contracts = (await t.as(martin, { method: 'GET', url: '/api/contract' })).json();
-    expect(contracts.map((c: { startDate: string }) => c.startDate)).toEqual(['2025-01-01', '2024-01-01']);
+    // The contracts follow the periods: the one in force covers today, its échéance ends the current period.
+    const periods = (await t.as(martin, { method: 'GET', url: '/api/indicators' })).json();
+    const dayAfter = (iso: string) => new Date(Date.parse(`${iso}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    expect(contracts.map((c: { startDate: string; renewalDate: string }) => [c.startDate, c.renewalDate])).toEqual([
+      [periods[0].startDate, dayAfter(periods[0].endDate)],
+      [periods[2].startDate, periods[0].startDate],
+    ]);
+    expect(contracts[0].startDate <= todayIso() && todayIso() < contracts[0].renewalDate).toBe(true);
     expect(contracts[0]).toMatchObject({ insurer: 'Axa France', annualPremium: 48_250.8 });
     expect(contracts[0].guarantees).toContainEqual(expect.objectContaining({ label: 'Bris de glace', deductible: 100 }));
     expect((await t.as(martin, { method: 'GET', url: '/api/insurance-intermediary' })).json()).toHaveLength(2);
     expect((await t.as(martin, { method: 'GET', url: '/api/insurance-intermediary/current' })).json()).toMatchObject({ name: 'Cabinet Démo Courtage' });
     const durand = await t.login('admin2@demo.fr', 'Demo1234!');
-    expect((await t.as(durand, { method: 'GET', url: '/api/contract' })).json()).toEqual([expect.objectContaining({ insurer: 'MMA Entreprise' })]);
+    const [durandContract, ...none] = (await t.as(durand, { method: 'GET', url: '/api/contract' })).json();
+    expect(none).toEqual([]);
+    expect(durandContract).toMatchObject({ insurer: 'MMA Entreprise' });
+    expect(durandContract.startDate <= todayIso() && todayIso() < durandContract.renewalDate).toBe(true);
     expect((await t.as(durand, { method: 'GET', url: '/api/insurance-intermediary/current' })).json()).toMatchObject({ productionEmail: 'production@cabinet-demo-courtage.fr' });
   });
 });

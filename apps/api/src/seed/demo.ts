@@ -82,16 +82,31 @@ export async function seedDemo(db: Database, password: string) {
 
     await seedFleet(tx, martin.uuid, MARTIN_PLAN);
     await seedFleet(tx, durand.uuid, DURAND_PLAN);
-    await seedPeriods(tx, martin.uuid, MARTIN_PERIODS);
-    await seedPeriods(tx, durand.uuid, DURAND_PERIODS);
-    await seedInsurance(tx, martin.uuid, durand.uuid);
+    const martinPeriods = await seedPeriods(tx, martin.uuid, MARTIN_PERIODS);
+    const durandPeriods = await seedPeriods(tx, durand.uuid, DURAND_PERIODS);
+    await seedInsurance(tx, { uuid: martin.uuid, periods: martinPeriods }, { uuid: durand.uuid, periods: durandPeriods });
     return [superadmin.uuid, admin.uuid, user.uuid, admin2.uuid];
   });
   for (const uuid of emails) await ensureCurrentScope(db, uuid);
 }
 
-/** The contracts and intermediaries /parameters shows on first start: Martin with a contract's history and a change of broker. */
-async function seedInsurance(tx: Parameters<typeof createInsuranceContract>[0], martinUuid: string, durandUuid: string) {
+type SeededOrganization = { uuid: string; periods: { startDate: string; endDate: string }[] };
+
+const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+/** A contract version saved `days` before it starts, at `time` (UTC). */
+const savedBefore = (start: string, days: number, time: string) => new Date(`${addDays(start, -days)}T${time}Z`);
+
+/**
+ * The contracts and intermediaries /parameters shows on first start: Martin with a contract's history
+ * and a change of broker. The contracts follow the seeded periods (relative to today), so the one in
+ * force covers today and its échéance is the current period's end: never a renewal date in the past.
+ */
+async function seedInsurance(tx: Parameters<typeof createInsuranceContract>[0], martinOrg: SeededOrganization, durandOrg: SeededOrganization) {
+  const martinUuid = martinOrg.uuid;
+  const durandUuid = durandOrg.uuid;
+  const martinFirst = martinOrg.periods[0]!;
+  const martinCurrent = martinOrg.periods.at(-1)!;
+  const durandCurrent = durandOrg.periods.at(-1)!;
   const martinGuarantees = [
     { label: 'Responsabilité civile', deductible: 0 },
     { label: 'Défense pénale et recours', deductible: 0 },
@@ -103,20 +118,21 @@ async function seedInsurance(tx: Parameters<typeof createInsuranceContract>[0], 
   await createInsuranceContract(tx, martinUuid, {
     insurer: 'Axa France',
     policyNumber: 'FLT-2024-001873',
-    startDate: '2024-01-01',
-    renewalDate: '2025-01-01',
+    // A first contract over the earlier periods, then renewed for the current one.
+    startDate: martinFirst.startDate,
+    renewalDate: martinCurrent.startDate,
     annualPremium: 45_600,
     guarantees: martinGuarantees,
-    createdAt: new Date('2023-12-15T09:00:00Z'),
+    createdAt: savedBefore(martinFirst.startDate, 17, '09:00:00'),
   });
   await createInsuranceContract(tx, martinUuid, {
     insurer: 'Axa France',
     policyNumber: 'FLT-2024-001873',
-    startDate: '2025-01-01',
-    renewalDate: '2027-01-01',
+    startDate: martinCurrent.startDate,
+    renewalDate: addDays(martinCurrent.endDate, 1),
     annualPremium: 48_250.8,
     guarantees: [...martinGuarantees.filter((g) => g.label !== 'Bris de glace'), { label: 'Bris de glace', deductible: 100 }],
-    createdAt: new Date('2024-12-18T14:30:00Z'),
+    createdAt: savedBefore(martinCurrent.startDate, 13, '14:30:00'),
   });
   await createInsuranceIntermediary(tx, martinUuid, {
     name: 'Assurances Bertin & Associés',
@@ -137,8 +153,8 @@ async function seedInsurance(tx: Parameters<typeof createInsuranceContract>[0], 
   await createInsuranceContract(tx, durandUuid, {
     insurer: 'MMA Entreprise',
     policyNumber: 'MMA-FL-55021',
-    startDate: '2025-07-01',
-    renewalDate: '2026-07-01',
+    startDate: durandCurrent.startDate,
+    renewalDate: addDays(durandCurrent.endDate, 1),
     annualPremium: 21_400,
     guarantees: [
       { label: 'Responsabilité civile', deductible: 0 },
@@ -146,7 +162,7 @@ async function seedInsurance(tx: Parameters<typeof createInsuranceContract>[0], 
       { label: 'Vol', deductible: 1_500 },
       { label: 'Bris de glace', deductible: 200 },
     ],
-    createdAt: new Date('2025-06-20T10:00:00Z'),
+    createdAt: savedBefore(durandCurrent.startDate, 11, '10:00:00'),
   });
   await createInsuranceIntermediary(tx, durandUuid, {
     name: 'Cabinet Démo Courtage',

@@ -153,7 +153,7 @@ describe('limits (config)', () => {
   });
 
   it.each([
-    [{ lossRatioPercentage: -5, claimFrequencyPercentage: 20 }, 'lossRatioPercentage', 'doit être positif'],
+    [{ lossRatioPercentage: -5, claimFrequencyPercentage: 20 }, 'lossRatioPercentage', 'La limite du S/P doit être d’au moins 1 %'],
     [{ lossRatioPercentage: 70, claimFrequencyPercentage: 12.5 }, 'claimFrequencyPercentage', 'nombre entier'],
     [{ lossRatioPercentage: 70 }, 'claimFrequencyPercentage', 'doit être un nombre'],
     [{ lossRatioPercentage: 1001, claimFrequencyPercentage: 20 }, 'lossRatioPercentage', 'ne peut pas dépasser 1000'],

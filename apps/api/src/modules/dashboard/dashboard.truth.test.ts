@@ -174,6 +174,16 @@ describe('breakdowns (window P2)', () => {
     expect(await get(`/api/dashboard/top-drivers?${window}&isDeclared=false`)).toEqual([]);
   });
 
+  it('the claims list filtered as a top driver’s link (driver, responsible=me, the 12 months) gives that driver’s count and cost', async () => {
+    // The dashboard links each top driver to /sinisters?startDate&endDate&responsible=me&driver=<uuid>.
+    const top = (await get(`/api/dashboard/top-drivers?${window}`)) as { driverUuid: string; atFaultClaims: number; cost: number }[];
+    expect(top).toHaveLength(2);
+    for (const driver of top) {
+      const page = await get(`/api/sinister?startDate=2024-01-01&endDate=2024-12-31&responsible=me&driver=${driver.driverUuid}`);
+      expect({ total: page.total, cost: page.sums.totalCost }).toEqual({ total: driver.atFaultClaims, cost: driver.cost });
+    }
+  });
+
   it('fleet size over time', async () => {
     // 2024-01-01 and 2024-01-31: V1, V3, V5, V8 = 4; 2024-02-29: + V4 = 5; 2024-03-15: V8 gone after 2024-03-10 = 4.
     expect(await get('/api/dashboard/fleet-size?startDate=2024-01-01&endDate=2024-03-15')).toEqual([

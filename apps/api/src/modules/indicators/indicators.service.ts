@@ -75,9 +75,14 @@ export async function saveIndicators(db: Database, ctx: AuthContext, body: SaveI
     if (conflicts.length > 0) {
       throw new BadRequestError(
         `Les périodes ne doivent pas se chevaucher : ${conflicts.map(([a, b]) => `la période ${describe(a)} chevauche la période ${describe(b)}`).join(' ; ')}`,
-        conflicts.map(([, b]) => {
-          const sent = body.currentIndicators.findIndex((p) => p.uuid === b.uuid || (!p.uuid && p.startDate === b.startDate && p.endDate === b.endDate));
-          return { path: sent >= 0 ? `currentIndicators.${sent}.startDate` : 'currentIndicators', message: `Chevauche une autre période (${describe(b)})` };
+        // Under the sent period's start, the period it runs into (not its own dates, which the form shows).
+        conflicts.map(([a, b]) => {
+          const sentIndex = (period: typeof a) =>
+            body.currentIndicators.findIndex((p) => p.uuid === period.uuid || (!p.uuid && p.startDate === period.startDate && p.endDate === period.endDate));
+          const [sent, other] = sentIndex(b) >= 0 ? [sentIndex(b), a] : [sentIndex(a), b];
+          return sent >= 0
+            ? { path: `currentIndicators.${sent}.startDate`, message: `Chevauche la période ${describe(other)}` }
+            : { path: 'currentIndicators', message: `La période ${describe(a)} chevauche la période ${describe(b)}` };
         }),
       );
     }

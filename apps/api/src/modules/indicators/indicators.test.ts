@@ -91,6 +91,11 @@ describe('POST /api/indicators', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toContain('la période du 01/01/2024 au 31/12/2024 chevauche la période du 31/12/2024 au 31/03/2025');
     expect(response.json().message).toContain('la période du 31/12/2024 au 31/03/2025 chevauche la période du 01/01/2025 au 31/12/2025');
+    // Under each sent period's start: the period it runs into, not its own dates.
+    expect(response.json().details).toEqual([
+      { path: 'currentIndicators.1.startDate', message: 'Chevauche la période du 01/01/2024 au 31/12/2024' },
+      { path: 'currentIndicators.0.startDate', message: 'Chevauche la période du 31/12/2024 au 31/03/2025' },
+    ]);
     const list = await t.as(admin, { method: 'GET', url: '/api/indicators' });
     expect(list.json()).toHaveLength(1);
   });

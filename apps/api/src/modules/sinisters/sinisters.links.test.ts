@@ -113,6 +113,9 @@ describe('GET /api/sinister?vehicule=&driver=', () => {
     const bad = await t.as(admin, { method: 'GET', url: '/api/sinister?vehicule=AB-123-CD' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ message: 'Données invalides (vehicule) : Identifiant invalide' });
+    const badDriver = await t.as(admin, { method: 'GET', url: '/api/sinister?driver=Jean%20Martin' });
+    expect(badDriver.statusCode).toBe(400);
+    expect(badDriver.json()).toMatchObject({ message: 'Données invalides (driver) : Identifiant invalide', details: [{ path: 'driver', message: 'Identifiant invalide' }] });
   });
 });
 

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import { addMonths } from '../../../features/dashboard/utils/dashboard-window';
+import { describe, expect, it, vi } from 'vitest';
+import { addDays, addMonths } from '../../../features/dashboard/utils/dashboard-window';
 import { authStore } from '../../../lib/auth-store';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
 import { makeUser } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
-import { todayIso } from '@flotte/contract';
+import { HalfDifferenceListSchema, todayIso, TopDriversSchema } from '@flotte/contract';
 import DashboardRoute from './dashboard';
 
 const today = todayIso();
@@ -102,5 +102,52 @@ describe('/dashboard', () => {
     expect(await within(card('S/P (sinistres / primes)')).findByText('Non calculable')).toBeInTheDocument();
     // A missing period is a state, not a failure.
     expect(screen.queryByText(/n’ont pas pu être chargés/)).not.toBeInTheDocument();
+  });
+
+  describe('the half-differences and the top drivers', () => {
+    const PREVIOUS = { ...CURRENT, indicatorUuid: '8a1f2c3d-0000-4000-8000-000000000002', startDate: addMonths(PERIOD.startDate, -12), endDate: addMonths(PERIOD.startDate, -12), isCurrent: false, n0: 44, n1: 50, halfDifference: 3, unitPremium: 750, regularisation: 2250 };
+    const periods = HalfDifferenceListSchema.parse([CURRENT, PREVIOUS]);
+    const drivers = TopDriversSchema.parse([
+      { driverUuid: 'd0000000-0000-4000-8000-0000000000a1', firstName: 'Jean', lastName: 'Martin', atFaultClaims: 3, cost: 12_450.5 },
+      { driverUuid: 'd0000000-0000-4000-8000-0000000000a2', firstName: 'Jean', lastName: 'Martin', atFaultClaims: 1, cost: 800 },
+    ]);
+    const twelveMonths = `startDate=${addDays(addMonths(today, -12), 1)}&endDate=${today}`;
+    const tableRoutes = () => routes([{ path: '/api/dashboard/half-differences', body: periods }, { path: '/api/dashboard/top-drivers', body: drivers }]);
+
+    it('are tables from tablet width; each driver opens their own at-fault claims (namesakes apart)', async () => {
+      mockFetch(tableRoutes());
+      renderDashboard();
+      const table = await screen.findByRole('table', { name: 'Demi-différence par période' });
+      expect(within(table).getAllByRole('row')).toHaveLength(3);
+      const drivers = await screen.findByRole('table', { name: 'Conducteurs les plus sinistrés' });
+      const links = within(drivers).getAllByRole('link');
+      expect(links.map((link) => link.getAttribute('href'))).toEqual([
+        `/sinisters?${twelveMonths}&responsible=me&driver=d0000000-0000-4000-8000-0000000000a1`,
+        `/sinisters?${twelveMonths}&responsible=me&driver=d0000000-0000-4000-8000-0000000000a2`,
+      ]);
+      expect(links[0]).toHaveAccessibleName('3 sinistres responsables de Jean Martin');
+      expect(screen.queryByRole('list', { name: 'Conducteurs les plus sinistrés' })).not.toBeInTheDocument();
+    });
+
+    it('are cards on a phone, each figure with its label: nothing scrolls sideways', async () => {
+      vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+      mockFetch(tableRoutes());
+      renderDashboard();
+      const list = await screen.findByRole('list', { name: 'Demi-différence par période' });
+      const cards = within(list).getAllByRole('listitem');
+      expect(cards).toHaveLength(2);
+      const text = (element: HTMLElement) => element.textContent?.replace(/\s/g, ' ');
+      const frDate = (iso: string) => iso.split('-').reverse().join('/');
+      expect(text(cards[0]!)).toBe(
+        `Du ${frDate(CURRENT.startDate)} au ${frDate(CURRENT.endDate)}En coursVéhicules au début (N0)50Véhicules à la fin (N1)58Demi-différence+4Prime unitaire800,00 €Régularisation+3 200,00 €`,
+      );
+      const drivers = within(await screen.findByRole('list', { name: 'Conducteurs les plus sinistrés' })).getAllByRole('listitem');
+      expect(drivers.map(text)).toEqual(['Jean MartinSinistres responsables3Coût12 450,50 €', 'Jean MartinSinistres responsables1Coût800,00 €']);
+      expect(within(drivers[1]!).getByRole('link', { name: '1 sinistre responsable de Jean Martin' })).toHaveAttribute(
+        'href',
+        `/sinisters?${twelveMonths}&responsible=me&driver=d0000000-0000-4000-8000-0000000000a2`,
+      );
+      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    });
   });
 });

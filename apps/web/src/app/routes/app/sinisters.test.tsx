@@ -229,6 +229,40 @@ describe('Sinistres page', () => {
     await waitFor(() => expect(location().toString()).toBe(''));
   });
 
+  it('shows one driver’s claims from driver=<uuid> as a chip naming the driver, kept in the URL and removed with its cross', async () => {
+    const elodie = glass.driver!;
+    const { calls } = mockFetch([listRoute((query) => ({ body: registerPage(query.get('driver') ? [glass] : [glass, collision]) })), guaranteesRoute]);
+    const { location } = renderSinisters(`/sinisters?responsible=me&driver=${elodie.uuid}`);
+    const ui = userEvent.setup();
+    // The name comes from the claims on the page: no other request.
+    const chip = await screen.findByRole('button', { name: 'Conducteur : Élodie Écuyer (retirer ce filtre)' });
+    expect(chip).toHaveTextContent('Conducteur : Élodie Écuyer');
+    expect(listQueries(calls).at(-1)).toEqual({ ...DEFAULT_QUERY, responsible: 'me', driver: elodie.uuid });
+    expect(calls.some((call) => new URL(call.url).pathname.startsWith('/api/driver/'))).toBe(false);
+    expect(screen.getByRole('button', { name: 'Effacer les filtres' })).toBeInTheDocument();
+
+    await ui.click(chip);
+    await waitFor(() => expect(location().toString()).toBe('responsible=me'));
+    await waitFor(() => expect(listQueries(calls).at(-1)).toEqual({ ...DEFAULT_QUERY, responsible: 'me' }));
+    expect(screen.queryByRole('button', { name: /^Conducteur/ })).not.toBeInTheDocument();
+  });
+
+  it('names the driver from GET /api/driver/{uuid} when no claim is on the page, and says when the driver is not found', async () => {
+    const known = makeDriver({ firstName: 'Jean', lastName: 'Martin' });
+    const gone = 'd0000000-0000-4000-8000-0000000009ff';
+    mockFetch([
+      listRoute(() => ({ body: registerPage([]) })),
+      guaranteesRoute,
+      { path: `/api/driver/${known.uuid}`, body: known },
+      { path: `/api/driver/${gone}`, status: 404, body: apiErrorBody(404, 'Conducteur introuvable') },
+    ]);
+    const { unmount } = renderSinisters(`/sinisters?driver=${known.uuid}`);
+    expect(await screen.findByRole('button', { name: 'Conducteur : Jean Martin (retirer ce filtre)' })).toBeInTheDocument();
+    unmount();
+    renderSinisters(`/sinisters?driver=${gone}`);
+    expect(await screen.findByRole('button', { name: 'Conducteur introuvable (retirer ce filtre)' })).toBeInTheDocument();
+  });
+
   it('shows a claim from GET /api/sinister/{id} with every field in French', async () => {
     const fresh = { ...glass, hasHumanInjury: true, documents: [] };
     mockFetch([listRoute(), guaranteesRoute, { path: `/api/sinister/${glass.uuid}`, body: fresh }]);

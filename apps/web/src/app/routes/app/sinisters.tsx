@@ -4,7 +4,8 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { COUNT_CAP, SINISTER_SORT_COLUMNS, todayIso } from '@flotte/contract';
+import { COUNT_CAP, SINISTER_SORT_COLUMNS, todayIso, type Sinister } from '@flotte/contract';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { AddButton } from '../../../components/register/add-button';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
@@ -16,8 +17,10 @@ import { RegisterTable } from '../../../components/register/register-table';
 import { SearchField } from '../../../components/register/search-field';
 import { useRegisterActions } from '../../../components/register/use-register-actions';
 import { useRegisterList } from '../../../components/register/use-register-list';
+import { driversApi } from '../../../features/drivers/api/drivers-api';
 import { useGuarantees } from '../../../features/sinisters/api/get-guarantees';
 import { sinistersApi, type SinisterFilter } from '../../../features/sinisters/api/sinisters-api';
+import { RemovableFilterChip } from '../../../features/sinisters/components/removable-filter-chip';
 import { countActiveFilters, SinisterFilters } from '../../../features/sinisters/components/sinister-filters';
 import { SINISTERS_TABLE } from '../../../features/sinisters/components/sinisters-table';
 import { sinisterPhrase, sinisterTitle } from '../../../features/sinisters/utils/format-sinister';
@@ -37,6 +40,7 @@ function sinisterFilterDefaults(today: string): Record<SinisterFilter, string> {
     responsible: '',
     status: '',
     garantee: '',
+    driver: '',
     // SPEC 9: from 1 January of the current year to today.
     startDate: `${today.slice(0, 4)}-01-01`,
     endDate: today,
@@ -47,6 +51,21 @@ function countLabel(total: number, capped: boolean, archived: boolean): string {
   const noun = archived ? (total > 1 || capped ? 'sinistres archivés' : 'sinistre archivé') : total > 1 || capped ? 'sinistres' : 'sinistre';
   // French: 0 and 1 take the singular.
   return capped ? `plus de ${formatCount(COUNT_CAP)} ${noun}` : `${formatCount(total)} ${noun}`;
+}
+
+/**
+ * The driver filter's words, « Conducteur : Jean Martin »: the name from the page's claims at once,
+ * else from GET /api/driver/{uuid} (no claim on the page, an archived driver too); null without the filter.
+ */
+function useDriverFilterLabel(uuid: string, list: { loading: boolean; rows: readonly Sinister[] }): string | null {
+  const fromRows = list.rows.find((row) => row.driver?.uuid === uuid)?.driver;
+  // Asked only once the page has answered without the name.
+  const detail = useQuery({ ...driversApi.detailQueryOptions(uuid), enabled: uuid !== '' && !list.loading && !fromRows });
+  if (!uuid) return null;
+  const driver = fromRows ?? detail.data;
+  if (driver) return `Conducteur : ${driver.firstName} ${driver.lastName}`;
+  // Deleted since, or another organization's: the list is empty and says so.
+  return detail.isError ? 'Conducteur introuvable' : 'Conducteur : chargement…';
 }
 
 // Fetched when first opened, or when a button that opens them is hovered, focused or touched.
@@ -73,6 +92,7 @@ export default function SinistersRoute() {
   });
   const [filtersOpen, setFiltersOpen] = useState(false);
   const filtersId = useId();
+  const driverLabel = useDriverFilterLabel(list.filters.driver, list);
 
   const activeFilters = countActiveFilters(list.filters, defaults);
   const period = `du ${formatDate(list.filters.startDate)} au ${formatDate(list.filters.endDate)}`;
@@ -119,6 +139,8 @@ export default function SinistersRoute() {
             </Button>
           )}
         </RegisterToolbar>
+        {/* Set by a link (the dashboard's top drivers), without a control of its own: shown on phones too. */}
+        {driverLabel && <RemovableFilterChip label={driverLabel} onRemove={() => list.setFilter('driver', '')} />}
         {mobile ? (
           // Shown or hidden at once, the count in the button's label (no Badge, no Collapse: ≈ 2.5 kB
           // of MUI on the page's first load, issue 10).

@@ -1,5 +1,4 @@
 import Box from '@mui/material/Box';
-import Card from '@mui/material/Card';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { Suspense, type ReactNode } from 'react';
@@ -9,6 +8,7 @@ import { formatDate, formatEuros, plural } from '../../../lib/format';
 import type { ClaimsByGuarantee, ClaimsByResponsibility, FleetSize, MonthlyClaims } from '../api/dashboard-api';
 import { claimsUrl, monthInWindow, vehiclesUrl } from '../utils/dashboard-links';
 import type { DashboardWindow } from '../utils/dashboard-window';
+import { Panel } from './panel';
 import { Placeholder } from './placeholder';
 
 // The chart cards' frames, titles and links are in the page's first load; the charts themselves
@@ -34,13 +34,24 @@ export const RESPONSIBILITY = {
 } as const;
 
 type Status = { pending: boolean; error: Error | null };
+/** A figure under a chart: its words, and the records behind it (null: no register filter matches it). */
+type Figure = { key: string; text: string; url: string | null; aria?: string };
 
-function ChartCard({ title, id, status, empty, chart, links }: { title: string; id: string; status: Status; empty: boolean; chart: ReactNode; links?: ReactNode }) {
+type ChartPanelProps = {
+  id: string;
+  title: string;
+  status: Status;
+  /** Nothing to draw: the panel says so instead of an empty chart. */
+  empty: boolean;
+  chart: ReactNode;
+  /** The chart's figures as links under it: one click, keyboard and screen readers included. */
+  figures: { label: string; items: Figure[] };
+};
+
+/** One chart of the dashboard: its title, the chart (a lazy chunk) in a box of its final height, its figures as links. */
+function ChartPanel({ id, title, status, empty, chart, figures }: ChartPanelProps) {
   return (
-    <Card component="section" aria-labelledby={id} sx={{ p: 2, display: 'grid', gap: 1, alignContent: 'start', minWidth: 0 }}>
-      <Typography id={id} component="h3" variant="subtitle1" sx={{ fontWeight: 700 }}>
-        {title}
-      </Typography>
+    <Panel id={id} title={title}>
       <Box sx={{ height: CHART_HEIGHT, display: 'grid', placeItems: empty || status.error ? 'center' : 'stretch', minWidth: 0 }}>
         {status.error ? (
           <Typography color="error">Ce graphique n’a pas pu être chargé : {status.error.message}</Typography>
@@ -52,27 +63,22 @@ function ChartCard({ title, id, status, empty, chart, links }: { title: string; 
           <Suspense fallback={<Placeholder height={CHART_HEIGHT} />}>{chart}</Suspense>
         )}
       </Box>
-      {!status.pending && !empty && links}
-    </Card>
-  );
-}
-
-/** The figures under a chart, each a link to the records behind it: one click, keyboard and screen readers included. */
-function FigureLinks({ label, items }: { label: string; items: { key: string; text: string; url: string | null; aria?: string }[] }) {
-  return (
-    <Box component="ul" aria-label={label} sx={{ m: 0, p: 0, listStyle: 'none', display: 'flex', flexWrap: 'wrap', gap: 0.5, columnGap: 2, fontSize: '0.875rem' }}>
-      {items.map((item) => (
-        <li key={item.key}>
-          {item.url ? (
-            <Link component={RouterLink} to={item.url} aria-label={item.aria}>
-              {item.text}
-            </Link>
-          ) : (
-            item.text
-          )}
-        </li>
-      ))}
-    </Box>
+      {!status.pending && !status.error && !empty && (
+        <Box component="ul" aria-label={figures.label} sx={{ m: 0, p: 0, listStyle: 'none', display: 'flex', flexWrap: 'wrap', gap: 0.5, columnGap: 2, fontSize: '0.875rem' }}>
+          {figures.items.map((item) => (
+            <li key={item.key}>
+              {item.url ? (
+                <Link component={RouterLink} to={item.url} aria-label={item.aria}>
+                  {item.text}
+                </Link>
+              ) : (
+                item.text
+              )}
+            </li>
+          ))}
+        </Box>
+      )}
+    </Panel>
   );
 }
 
@@ -117,63 +123,62 @@ export function ChartPanels({ window, monthly, byGuarantee, byResponsibility, fl
   const points = (fleetSize.data ?? []).map((p) => ({ ...p, label: formatDate(p.date).slice(0, 5) }));
   const noClaims = (rows: { claims: number }[]) => rows.every((r) => r.claims === 0);
 
+  const panels: ChartPanelProps[] = [
+    {
+      id: 'chart-monthly',
+      title: 'Sinistres et coût par mois',
+      status: monthly,
+      empty: noClaims(months),
+      chart: <MonthlyChart months={months} />,
+      figures: {
+        label: 'Sinistres par mois',
+        items: months.map((m) => ({ key: m.month, text: `${m.label} : ${plural(m.claims, 'sinistre')}, ${formatEuros(m.cost)}`, url: m.url })),
+      },
+    },
+    {
+      id: 'chart-guarantee',
+      title: 'Coût par garantie',
+      status: byGuarantee,
+      empty: noClaims(guarantees),
+      chart: <GuaranteeChart rows={guarantees} />,
+      figures: {
+        label: 'Sinistres par garantie',
+        items: guarantees.map((g) => ({ key: g.key, text: `${g.label} : ${formatEuros(g.cost)} (${plural(g.claims, 'sinistre')})`, url: g.url })),
+      },
+    },
+    {
+      id: 'chart-responsibility',
+      title: 'Répartition par responsabilité',
+      status: byResponsibility,
+      empty: noClaims(buckets),
+      chart: <ResponsibilityChart slices={slices} />,
+      figures: {
+        label: 'Sinistres par responsabilité',
+        items: [
+          { key: 'me', text: `Responsabilité engagée (totale ou partagée) : ${plural(engaged, 'sinistre')}`, url: claimsUrl({ ...window, declared, responsible: 'me' }) },
+          { key: 'other', text: `Non responsable : ${plural(notEngaged, 'sinistre')}`, url: claimsUrl({ ...window, declared, responsible: 'other' }) },
+          ...(unknown > 0 ? [{ key: 'unknown', text: `Responsabilité non renseignée : ${plural(unknown, 'sinistre')}`, url: null }] : []),
+        ],
+      },
+    },
+    {
+      id: 'chart-fleet',
+      title: 'Taille du parc',
+      status: fleetSize,
+      empty: false,
+      chart: <FleetChart points={points} />,
+      figures: {
+        label: 'Véhicules dans la flotte',
+        items: points.map((p) => ({ key: p.date, text: `${formatDate(p.date)} : ${plural(p.vehicles, 'véhicule')}`, url: vehiclesUrl(p.date) })),
+      },
+    },
+  ];
+
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' } }}>
-      <ChartCard
-        id="chart-monthly"
-        title="Sinistres et coût par mois"
-        status={monthly}
-        empty={noClaims(months)}
-        chart={<MonthlyChart months={months} />}
-        links={
-          <FigureLinks
-            label="Sinistres par mois"
-            items={months.map((m) => ({
-              key: m.month,
-              text: `${m.label} : ${plural(m.claims, 'sinistre')}, ${formatEuros(m.cost)}`,
-              url: m.url,
-            }))}
-          />
-        }
-      />
-      <ChartCard
-        id="chart-guarantee"
-        title="Coût par garantie"
-        status={byGuarantee}
-        empty={noClaims(guarantees)}
-        chart={<GuaranteeChart rows={guarantees} />}
-        links={<FigureLinks label="Sinistres par garantie" items={guarantees.map((g) => ({ key: g.key, text: `${g.label} : ${formatEuros(g.cost)} (${plural(g.claims, 'sinistre')})`, url: g.url }))} />}
-      />
-      <ChartCard
-        id="chart-responsibility"
-        title="Répartition par responsabilité"
-        status={byResponsibility}
-        empty={noClaims(buckets)}
-        chart={<ResponsibilityChart slices={slices} />}
-        links={
-          <FigureLinks
-            label="Sinistres par responsabilité"
-            items={[
-              { key: 'me', text: `Responsabilité engagée (totale ou partagée) : ${plural(engaged, 'sinistre')}`, url: claimsUrl({ ...window, declared, responsible: 'me' }) },
-              { key: 'other', text: `Non responsable : ${plural(notEngaged, 'sinistre')}`, url: claimsUrl({ ...window, declared, responsible: 'other' }) },
-              ...(unknown > 0 ? [{ key: 'unknown', text: `Responsabilité non renseignée : ${plural(unknown, 'sinistre')}`, url: null }] : []),
-            ]}
-          />
-        }
-      />
-      <ChartCard
-        id="chart-fleet"
-        title="Taille du parc"
-        status={fleetSize}
-        empty={false}
-        chart={<FleetChart points={points} />}
-        links={
-          <FigureLinks
-            label="Véhicules dans la flotte"
-            items={points.map((p) => ({ key: p.date, text: `${formatDate(p.date)} : ${plural(p.vehicles, 'véhicule')}`, url: vehiclesUrl(p.date) }))}
-          />
-        }
-      />
+      {panels.map((panel) => (
+        <ChartPanel key={panel.id} {...panel} />
+      ))}
     </Box>
   );
 }

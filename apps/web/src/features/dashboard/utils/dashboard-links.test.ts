@@ -12,12 +12,18 @@ describe('the figures’ links', () => {
     expect(claimsUrl({ ...window, declared: 'declared' })).toBe('/sinisters?startDate=2026-05-25&endDate=2026-11-25&showDeclared=true');
     expect(claimsUrl({ ...window, declared: 'notDeclared' })).toBe('/sinisters?startDate=2026-05-25&endDate=2026-11-25&showNotDeclared=true');
     const guarantee = '0b7d5f7e-3c1a-4d2b-9f1e-2a3b4c5d6e7f';
-    expect(params(claimsUrl({ ...window, guarantee, responsible: 'me', search: 'Jean Dupont' }))).toEqual({ ...window, garantee: guarantee, responsible: 'me', search: 'Jean Dupont' });
+    expect(params(claimsUrl({ ...window, guarantee, responsible: 'me' }))).toEqual({ ...window, garantee: guarantee, responsible: 'me' });
+  });
+
+  it('open one driver’s at-fault claims by the driver’s uuid, not by a name search (namesakes)', () => {
+    const driver = 'd1a2b3c4-0000-4000-8000-000000000007';
+    const window = { startDate: '2025-11-26', endDate: '2026-11-25' };
+    expect(claimsUrl({ ...window, responsible: 'me', driver })).toBe(`/sinisters?startDate=2025-11-26&endDate=2026-11-25&responsible=me&driver=${driver}`);
   });
 
   it('use only the names the registers’ APIs accept (and their screens keep in the URL)', () => {
     const guarantee = '0b7d5f7e-3c1a-4d2b-9f1e-2a3b4c5d6e7f';
-    const query = params(claimsUrl({ startDate: '2026-01-01', endDate: '2026-01-31', declared: 'declared', guarantee, responsible: 'other', search: 'x' }));
+    const query = params(claimsUrl({ startDate: '2026-01-01', endDate: '2026-01-31', declared: 'declared', guarantee, responsible: 'other', driver: 'd1a2b3c4-0000-4000-8000-000000000007' }));
     for (const name of Object.keys(query)) expect(Object.keys(ListSinistersQuerySchema.shape)).toContain(name);
     expect(ListSinistersQuerySchema.safeParse(query).success).toBe(true);
     const vehicles = params(vehiclesUrl('2026-01-01', '2026-06-30'));

@@ -13,8 +13,8 @@ export type ClaimsLink = {
   guarantee?: string | null;
   /** 'me': a responsibility rate above 0; 'other': a rate of 0 (the register's toggles). */
   responsible?: 'me' | 'other';
-  /** The register's search: a driver's name. */
-  search?: string;
+  /** One driver's claims: the driver's uuid. */
+  driver?: string;
 };
 
 function url(path: string, params: [string, string | null | undefined][]): string {
@@ -33,7 +33,7 @@ export function claimsUrl(link: ClaimsLink): string {
     ['showNotDeclared', link.declared === 'notDeclared' ? 'true' : null],
     ['garantee', link.guarantee],
     ['responsible', link.responsible],
-    ['search', link.search],
+    ['driver', link.driver],
   ]);
 }
 

@@ -44,17 +44,19 @@ describe('<IndicatorsSection />', () => {
     expect(screen.queryByRole('button', { name: /Supprimer la période/ })).not.toBeInTheDocument();
   });
 
-  it('on a phone, lists each period on its line with its figures under it, and keeps its actions', async () => {
+  it('on a phone, shows each period as a card with its figures under it, and keeps its actions', async () => {
     vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
     mockFetch([{ path: '/api/indicators', body: PERIODS }]);
     renderSection(['ADMIN']);
     const list = await screen.findByRole('list', { name: "Périodes d'assurance" });
     const items = within(list).getAllByRole('listitem');
     // Two lines per item (the dates, then the figures): textContent joins them without a space.
+    // The period as the title, then each figure with its label (as the table's headers say them).
     expect(items.map((item) => item.textContent?.replace(/\s/g, ' '))).toEqual([
-      '01/01/2025 → 31/12/202512 véhicules en début · 36 600,50 € de prime acquise',
-      '01/01/2024 → 31/12/202410 véhicules en début · 36 500,00 € de prime acquise',
+      'Du 01/01/2025 au 31/12/2025Véhicules en début12Prime acquise36 600,50 €',
+      'Du 01/01/2024 au 31/12/2024Véhicules en début10Prime acquise36 500,00 €',
     ]);
+    expect(within(items[0]!).getByText('Prime acquise').tagName).toBe('DT');
     expect(within(items[1]!).getByRole('button', { name: 'Supprimer la période du 01/01/2024 au 31/12/2024' })).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
@@ -109,7 +111,7 @@ describe('<IndicatorsSection />', () => {
     const message = 'Les périodes ne doivent pas se chevaucher : la période du 01/01/2024 au 31/12/2024 chevauche la période du 01/01/2025 au 31/12/2025';
     const { calls } = mockFetch([
       { path: '/api/indicators', body: PERIODS },
-      { method: 'POST', path: '/api/indicators', status: 400, body: apiErrorBody(400, message, [{ path: 'currentIndicators.0.startDate', message: 'Chevauche une autre période (du 01/01/2025 au 31/12/2025)' }]) },
+      { method: 'POST', path: '/api/indicators', status: 400, body: apiErrorBody(400, message, [{ path: 'currentIndicators.0.startDate', message: 'Chevauche la période du 01/01/2025 au 31/12/2025' }]) },
     ]);
     renderSection(['ADMIN']);
     await userEvent.click(await screen.findByRole('button', { name: 'Modifier la période du 01/01/2024 au 31/12/2024' }));
@@ -120,22 +122,67 @@ describe('<IndicatorsSection />', () => {
     await userEvent.type(motors, '11');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
     expect(await screen.findByText(message)).toBeInTheDocument();
-    expect(within(dialog).getByText('Chevauche une autre période (du 01/01/2025 au 31/12/2025)')).toBeInTheDocument();
+    expect(within(dialog).getByText('Chevauche la période du 01/01/2025 au 31/12/2025')).toBeInTheDocument();
     const body = SaveIndicatorsBodySchema.parse(await calls.find((c) => c.method === 'POST')!.clone().json());
     expect(body.currentIndicators[0]).toMatchObject({ uuid: PERIODS[1]!.uuid, motorsCount: 11, cashReceived: 36500 });
   });
 
-  it('deletes a period after confirmation', async () => {
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
+  it('asks in the app’s confirmation dialog before deleting a period, focus on « Annuler », and gives the focus back', async () => {
+    const confirm = vi.spyOn(window, 'confirm');
+    const { calls } = mockFetch([{ path: '/api/indicators', body: PERIODS }]);
+    renderSection(['ADMIN']);
+    const ui = userEvent.setup();
+    const remove = await screen.findByRole('button', { name: 'Supprimer la période du 01/01/2025 au 31/12/2025' });
+    await ui.click(remove);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Supprimer la période du 01/01/2025 au 31/12/2025 ?' });
+    expect(dialog).toHaveAccessibleDescription(/^Cette action est irréversible\./);
+    // The safe choice first.
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Annuler' })).toHaveFocus());
+    await ui.click(within(dialog).getByRole('button', { name: 'Annuler' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(remove).toHaveFocus());
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
+    expect(confirm).not.toHaveBeenCalled();
+  });
+
+  it('deletes a period once confirmed, then the list is read again and the focus goes to « Ajouter une période »', async () => {
+    let deleted = false;
     const { calls } = mockFetch([
-      { path: '/api/indicators', body: PERIODS },
-      { method: 'DELETE', path: `/api/indicators/${PERIODS[0]!.uuid}`, status: 204 },
+      { path: '/api/indicators', respond: () => ({ body: deleted ? PERIODS.slice(1) : PERIODS }) },
+      {
+        method: 'DELETE',
+        path: `/api/indicators/${PERIODS[0]!.uuid}`,
+        respond: () => {
+          deleted = true;
+          return { status: 204 };
+        },
+      },
     ]);
     renderSection(['ADMIN']);
-    await userEvent.click(await screen.findByRole('button', { name: 'Supprimer la période du 01/01/2025 au 31/12/2025' }));
+    const ui = userEvent.setup();
+    await ui.click(await screen.findByRole('button', { name: 'Supprimer la période du 01/01/2025 au 31/12/2025' }));
+    const dialog = await screen.findByRole('alertdialog');
+    await ui.click(within(dialog).getByRole('button', { name: 'Supprimer la période' }));
     expect(await screen.findByText('Période supprimée')).toBeInTheDocument();
-    expect(window.confirm).toHaveBeenCalledWith('Supprimer la période du 01/01/2025 au 31/12/2025 ?');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Supprimer la période du 01/01/2025 au 31/12/2025' })).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Ajouter une période' })).toHaveFocus();
     expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+  });
+
+  it('keeps the dialog open and says why when the deletion fails', async () => {
+    mockFetch([
+      { path: '/api/indicators', body: PERIODS },
+      { method: 'DELETE', path: `/api/indicators/${PERIODS[0]!.uuid}`, status: 404, body: apiErrorBody(404, 'Période introuvable') },
+    ]);
+    renderSection(['ADMIN']);
+    const ui = userEvent.setup();
+    await ui.click(await screen.findByRole('button', { name: 'Supprimer la période du 01/01/2025 au 31/12/2025' }));
+    const dialog = await screen.findByRole('alertdialog');
+    await ui.click(within(dialog).getByRole('button', { name: 'Supprimer la période' }));
+    expect(await screen.findByText('Période introuvable')).toBeInTheDocument();
+    expect(screen.getByRole('alertdialog')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Supprimer la période' })).toBeEnabled();
   });
 });
 

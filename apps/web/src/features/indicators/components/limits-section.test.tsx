@@ -59,7 +59,7 @@ describe('<LimitsSection />', () => {
     await userEvent.clear(frequency);
     await userEvent.type(frequency, '12,5');
     await userEvent.click(screen.getByRole('button', { name: 'Enregistrer les limites' }));
-    expect(await screen.findByText('Le seuil de fréquence doit être un nombre entier')).toBeInTheDocument();
+    expect(await screen.findByText('La limite de la fréquence doit être un nombre entier')).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
   });
 

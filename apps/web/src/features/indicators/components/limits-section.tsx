@@ -7,7 +7,7 @@ import { Suspense } from 'react';
 import { LIMIT_WARNING_POINTS } from '@flotte/contract';
 import { lazyComponent } from '../../../components/lazy-component';
 import { useCurrentUser } from '../../../lib/auth-store';
-import { canHardDelete as isAdministrator } from '../../../lib/permissions';
+import { isAdministrator } from '../../../lib/permissions';
 import { useDashboardConfig } from '../api/indicators-api';
 
 const HELP = `Le tableau de bord montre chaque indicateur en vert sous sa limite, en orange à moins de ${LIMIT_WARNING_POINTS} points, en rouge au-dessus.`;

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type InsuranceIntermediary, todayIso } from '@flotte/contract';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
 import { makeUser } from '../../../test/fixtures';
@@ -56,6 +56,18 @@ describe('<IntermediarySection />', () => {
     expect(within(table).getByRole('row', { name: /Cabinet Démo Courtage \(en fonction\) Sophie Lefèvre/ })).toBeInTheDocument();
     expect(within(table).getByRole('row', { name: /Assurances Bertin & Associés Hélène Bertin production@bertin-assurances\.fr 03\/01\/2022/ })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Nouvel intermédiaire' })).not.toBeInTheDocument();
+  });
+
+  it('on a phone, shows the history as cards, each field with its label, and no table', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    mockFetch(routes(demo, [demo, former]));
+    renderSection(['USER']);
+    const list = await screen.findByRole('list', { name: 'Historique des intermédiaires' });
+    expect(within(list).getAllByRole('listitem').map((item) => item.textContent?.replace(/\s/g, ' '))).toEqual([
+      'Cabinet Démo Courtage (en fonction)ContactSophie LefèvreE-mail de productionproduction@cabinet-demo-courtage.frDepuis le02/01/2024',
+      'Assurances Bertin & AssociésContactHélène BertinE-mail de productionproduction@bertin-assurances.frDepuis le03/01/2022',
+    ]);
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
   it('says that nobody is told of the fleet movements without an intermediary', async () => {

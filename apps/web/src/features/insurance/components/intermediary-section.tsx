@@ -3,16 +3,11 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { InsuranceIntermediary } from '@flotte/contract';
 import { useState } from 'react';
 import { lazyComponent } from '../../../components/lazy-component';
+import { ResponsiveTable } from '../../../components/responsive-table';
 import { FactList, SectionCard } from '../../../components/section-card';
 import { useCurrentUser } from '../../../lib/auth-store';
 import { formatDate } from '../../../lib/format';
@@ -29,62 +24,32 @@ function History({ intermediaries, currentUuid }: { intermediaries: readonly Ins
       <Typography component="h3" variant="subtitle2" sx={{ fontWeight: 700 }}>
         Historique
       </Typography>
-      {/* A phone reads a list; the table from tablet width (focusable in case it scrolls sideways). */}
-      <Box component="ul" aria-label="Historique des intermédiaires" sx={{ display: { xs: 'grid', sm: 'none' }, gap: 1.5, m: 0, p: 0, listStyle: 'none' }}>
-        {intermediaries.map((i) => (
-          <Box component="li" key={i.uuid} sx={{ borderTop: 1, borderColor: 'divider', pt: 1.5 }}>
-            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+      <ResponsiveTable
+        label="Historique des intermédiaires"
+        rows={intermediaries}
+        rowKey={(i) => i.uuid}
+        title={{
+          label: 'Intermédiaire',
+          value: (i) => (
+            <>
               {i.name}
-              {i.uuid === currentUuid ? ' (en fonction)' : ''}
-            </Typography>
-            <Typography variant="body2" color="textSecondary">
-              Depuis le {formatDate(i.startDate)} · {i.contactFirstName} {i.contactLastName}
-            </Typography>
-            <Typography variant="body2" color="textSecondary" sx={{ overflowWrap: 'anywhere' }}>
-              {i.productionEmail}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
-      <TableContainer tabIndex={0} sx={{ display: { xs: 'none', sm: 'block' } }}>
-        <Table size="small" aria-label="Historique des intermédiaires">
-          <TableHead>
-            <TableRow>
-              <TableCell component="th" scope="col">
-                Intermédiaire
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Contact
-              </TableCell>
-              <TableCell component="th" scope="col">
-                E-mail de production
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Depuis le
-              </TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {intermediaries.map((i) => (
-              <TableRow key={i.uuid}>
-                <TableCell>
-                  {i.name}{' '}
-                  {i.uuid === currentUuid ? (
-                    <Typography component="span" variant="caption" color="success.dark" sx={{ fontWeight: 700 }}>
-                      (en fonction)
-                    </Typography>
-                  ) : null}
-                </TableCell>
-                <TableCell>
-                  {i.contactFirstName} {i.contactLastName}
-                </TableCell>
-                <TableCell>{i.productionEmail}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(i.startDate)}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+              {i.uuid === currentUuid ? (
+                <>
+                  {' '}
+                  <Typography component="span" variant="caption" color="success.dark" sx={{ fontWeight: 700 }}>
+                    (en fonction)
+                  </Typography>
+                </>
+              ) : null}
+            </>
+          ),
+        }}
+        columns={[
+          { label: 'Contact', value: (i) => `${i.contactFirstName} ${i.contactLastName}` },
+          { label: 'E-mail de production', value: (i) => i.productionEmail },
+          { label: 'Depuis le', value: (i) => formatDate(i.startDate) },
+        ]}
+      />
     </Box>
   );
 }

@@ -20,6 +20,8 @@ export const SINISTER_FILTERS = [
   'responsible',
   'status',
   'garantee',
+  /** One driver's claims (the driver's uuid): the dashboard's top drivers open their claims with it. */
+  'driver',
   'startDate',
   'endDate',
 ] as const;

@@ -43,7 +43,7 @@ export type SinisterFilterValues = Readonly<Record<SinisterFilter, string>>;
 
 /** How many filters differ from their defaults (the period counts as one). */
 export function countActiveFilters(filters: SinisterFilterValues, defaults: SinisterFilterValues): number {
-  const toggles = (['hasHumanInjury', 'damagedVehicule', 'isThirdImplicated', 'showDeclared', 'showNotDeclared', 'responsible', 'status', 'garantee'] as const).filter(
+  const toggles = (['hasHumanInjury', 'damagedVehicule', 'isThirdImplicated', 'showDeclared', 'showNotDeclared', 'responsible', 'status', 'garantee', 'driver'] as const).filter(
     (name) => filters[name] !== defaults[name],
   ).length;
   const period = filters.startDate !== defaults.startDate || filters.endDate !== defaults.endDate ? 1 : 0;
