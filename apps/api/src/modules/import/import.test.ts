@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drivers } from '../../db/schema/drivers.js';
 import { imports } from '../../db/schema/imports.js';
@@ -48,6 +49,22 @@ const count = (table: typeof drivers | typeof vehicules | typeof sinisters, org:
   t.seed(async (tx) => (await tx.select({ n: sql<number>`count(*)::int` }).from(table).where(eq(table.organizationUuid, org)))[0]!.n);
 const registerVersion = (org: string, register: 'drivers' | 'vehicules' | 'sinisters') =>
   t.seed(async (tx) => (await tx.select().from(registerCounts).where(and(eq(registerCounts.organizationUuid, org), eq(registerCounts.register, register))))[0] ?? null);
+
+/** DDL a test needs (a trigger that fails on purpose), as the database's owner. */
+async function asOwner(statements: string) {
+  const { pglite } = t.database;
+  if (pglite) {
+    await pglite.exec(`RESET ROLE; ${statements}; SET ROLE flotte_app;`);
+    return;
+  }
+  const client = new pg.Client({ connectionString: (t.database as { url?: string }).url });
+  await client.connect();
+  try {
+    await client.query(statements);
+  } finally {
+    await client.end();
+  }
+}
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -177,15 +194,13 @@ describe('drivers', () => {
     const { importId, suggestedMapping } = await previewed(admin, 'driver', 'gros.csv', file);
     const before = await count(drivers, orgA);
     // The database refuses one row of the second chunk of inserts.
-    await t.seed((tx) =>
-      tx.execute(sql`CREATE FUNCTION boum() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.last_name = 'BOUM' THEN RAISE EXCEPTION 'boum'; END IF; RETURN NEW; END $$;
-        CREATE TRIGGER boum BEFORE INSERT ON drivers FOR EACH ROW EXECUTE FUNCTION boum();`),
-    );
+    await asOwner(`CREATE FUNCTION boum() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.last_name = 'BOUM' THEN RAISE EXCEPTION 'boum'; END IF; RETURN NEW; END $$;
+      CREATE TRIGGER boum BEFORE INSERT ON drivers FOR EACH ROW EXECUTE FUNCTION boum();`);
     try {
       const response = await commit(admin, importId, { mapping: suggestedMapping });
       expect(response.statusCode).toBe(500);
     } finally {
-      await t.seed((tx) => tx.execute(sql`DROP TRIGGER boum ON drivers; DROP FUNCTION boum();`));
+      await asOwner('DROP TRIGGER boum ON drivers; DROP FUNCTION boum();');
     }
     expect(await count(drivers, orgA)).toBe(before);
     expect((await status(admin, importId)).json().status).toBe('previewed');
@@ -272,7 +287,8 @@ describe('claims', () => {
     const check = (await validate(admin, importId, { mapping: suggestedMapping })).json();
     expect(check).toMatchObject({ rowCount: 4, valid: 2, invalid: 2 });
     expect(check.errors.map((e: { line: number }) => e.line)).toEqual([4, 5]);
-    expect(check.warnings.map((w: { line: number; field: string }) => [w.line, w.field])).toEqual([[2, 'driver']]);
+    // Row 4 names nobody known, but its negative amount refuses it first: no warning left.
+    expect(check.warnings).toEqual([]);
     const done = await commit(admin, importId, { mapping: suggestedMapping });
     expect(done.json()).toMatchObject({ created: 2, skipped: 2 });
     const claims = await t.seed((tx) => tx.select().from(sinisters).where(eq(sinisters.organizationUuid, orgA)).orderBy(sinisters.sinisterIntermediateRef));
@@ -280,6 +296,7 @@ describe('claims', () => {
       ['2025-0001', '2025-01-12', 100000, 23456, 50, 'AB123CD', true],
       ['2025-0002', '2025-02-03', 0, 250000, 0, 'EF456GH', true],
     ]);
+    expect(claims.map((c) => c.driverUuid !== null)).toEqual([true, false]);
     expect(claims[0]!.description).toBe('Choc arrière; feu rouge\r\nau carrefour');
     // Again: unchanged.
     const second = await previewed(admin, 'sinister', 'bordereau.csv', fixture('sinistres-excel-fr.csv'));
