@@ -41,6 +41,7 @@ export async function preview(deps: ImportDeps, ctx: AuthContext, entity: Import
   const organizationUuid = requireOrganization(ctx);
   // Everything is read before anything is kept: a refused file leaves nothing.
   const sheet = await readSpreadsheet(file.buffer);
+  // eslint-disable-next-line no-control-regex -- a file name is shown back: no control characters
   const fileName = file.fileName.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255) || 'fichier';
   const row = await storeFile(deps.db, deps.storage, organizationUuid, Readable.from([file.buffer]), { maxBytes: IMPORT_LIMITS.maxBytes }, async (tx, stored) => {
     const last = await repo.lastMapping(tx, entity);

@@ -17,7 +17,6 @@ const fixture = (name: string) => readFileSync(join(FIXTURES, name));
 
 let t: TestContext;
 let orgA: string;
-let orgB: string;
 let orgC: string;
 let admin: string;
 let user: string;
@@ -68,7 +67,7 @@ async function asOwner(statements: string) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  ({ orgA, orgB, orgC } = await t.seed(async (tx) => {
+  ({ orgA, orgC } = await t.seed(async (tx) => {
     const a = await createOrganization(tx, { title: 'Transports Alpha' });
     const b = await createOrganization(tx, { title: 'Bêta BTP' });
     const c = await createOrganization(tx, { title: 'Gamma Livraisons' });
@@ -88,7 +87,7 @@ beforeAll(async () => {
       { immatriculation: 'XY-999-ZA', brand: 'Citroën', model: 'C3', entryDate: '2019-05-01' },
     ]);
     await createInsuranceIntermediary(tx, c.uuid, { productionEmail: 'production@courtier-gamma.fr' });
-    return { orgA: a.uuid, orgB: b.uuid, orgC: c.uuid };
+    return { orgA: a.uuid, orgC: c.uuid };
   }));
   admin = await t.login('admin@alpha.fr');
   user = await t.login('user@alpha.fr');
