@@ -264,6 +264,23 @@ describe('vehicles', () => {
     expect(after.map((v) => [v.immatriculation, v.exitDate])).toEqual([['AB123CD', null], ['EF456GH', null], ['XY999ZA', null]]);
   });
 
+  it('compare mode applies a changed vehicle when selected, and refuses an exit before the entry date', async () => {
+    const file = Buffer.from('Immatriculation;Modèle\r\nAB-123-CD;Clio Estate\r\nEF-456-GH;208\r\n');
+    const { importId } = await previewed(fleetAdmin, 'vehicule', 'assureur-2.csv', file);
+    const mapping = { immatriculation: 0, model: 1 };
+    const { compare } = (await validate(fleetAdmin, importId, { mapping, mode: 'compare' })).json();
+    expect(compare.changed.map((v: { key: string }) => v.key)).toEqual(['AB123CD']);
+    const xy = compare.missing.find((v: { immatriculation: string }) => v.immatriculation === 'XY-999-ZA');
+    const early = await commit(fleetAdmin, importId, { mapping, mode: 'compare', selection: { changed: ['AB123CD'], exits: [{ uuid: xy.uuid, exitDate: '2019-01-01' }] } });
+    expect(early.statusCode).toBe(400);
+    expect(early.json().message).toBe("XY-999-ZA : la date de sortie précède la date d'entrée");
+    const done = await commit(fleetAdmin, importId, { mapping, mode: 'compare', selection: { changed: ['AB123CD'] } });
+    expect(done.json()).toMatchObject({ created: 0, updated: 1, unchanged: 1, exited: 0 });
+    const [clio] = await t.seed((tx) => tx.select().from(vehicules).where(and(eq(vehicules.organizationUuid, orgC), eq(vehicules.immatriculation, 'AB123CD'))));
+    expect(clio!.model).toBe('Clio Estate');
+    expect((await revert(fleetAdmin, importId)).json()).toEqual({ restored: 1, left: [] });
+  });
+
   it('reads an XLSX with French headers and formulas', async () => {
     const ExcelJS = (await import('exceljs')).default;
     const workbook = new ExcelJS.Workbook();
