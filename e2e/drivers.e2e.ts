@@ -140,6 +140,42 @@ describe('drivers register', () => {
     });
   });
 
+  describe('a driver that exists already (issue 13)', () => {
+    afterEach(async () => {
+      const api = await apiAs('admin2@demo.fr');
+      await api.purge('/api/driver', 'doublon', (driver) => driver.lastName === 'Doublon');
+    });
+
+    for (const viewport of [
+      { name: 'desktop', width: 1366, height: 768 },
+      { name: 'mobile', width: 390, height: 844 },
+    ]) {
+      it(`asks before creating a second one, at ${viewport.width} px`, async () => {
+        const api = await apiAs('admin2@demo.fr');
+        await api.call('POST', '/api/driver', { firstName: 'Gaëlle', lastName: 'Doublon', email: 'gaelle.doublon@btp-durand.fr' });
+        const { page, context } = await newPage(browser, { width: viewport.width, height: viewport.height });
+        await login(page, 'admin2@demo.fr');
+        await page.goto('/drivers');
+        await page.getByRole('button', { name: 'Ajouter un conducteur' }).first().click();
+        const dialog = page.getByRole('dialog');
+        await dialog.getByLabel(/^Prénom/).fill('Gaelle');
+        await dialog.getByLabel(/^Nom/).fill('Doublon');
+        await dialog.getByLabel(/^E-mail/).fill('Gaelle.Doublon@btp-durand.fr');
+        await dialog.getByRole('button', { name: 'Ajouter le conducteur' }).click();
+        const ask = page.getByRole('alertdialog', { name: 'Ce conducteur existe peut-être déjà' });
+        await expect.poll(() => ask.getByText('Un conducteur avec cette adresse e-mail existe déjà : Gaëlle Doublon. Voulez-vous quand même en créer un second ?').isVisible()).toBe(true);
+        await page.waitForTimeout(400); // the opening transition, for the screenshot only
+        await expectAccessible(page);
+        await screenshot(page, `drivers-duplicate-${viewport.name}`);
+        await ask.getByRole('button', { name: 'Créer quand même' }).click();
+        await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+        const found = (await api.call('GET', '/api/driver?search=doublon')) as { total: number };
+        expect(found.total).toBe(2);
+        await context.close();
+      });
+    }
+  });
+
   it('gives a plain user no permanent deletion, and works at 390 px', async () => {
     const { page, context } = await newPage(browser, { width: 390, height: 844 });
     await login(page, 'user@demo.fr');

@@ -16,6 +16,8 @@ import { driversRoutes } from './modules/drivers/drivers.routes.js';
 import { insuranceContractRoutes } from './modules/insurance-contract/insurance-contract.routes.js';
 import { insuranceIntermediaryRoutes } from './modules/insurance-intermediary/insurance-intermediary.routes.js';
 import { environmentsRoutes } from './modules/environments/environments.routes.js';
+import { importJobs } from './modules/import/import.jobs.js';
+import { importRoutes } from './modules/import/import.routes.js';
 import { indicatorsRoutes } from './modules/indicators/indicators.routes.js';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
@@ -118,6 +120,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   const platform = platformJobs({ db: database.db, mailer, storage, logger: app.log });
   jobs.register(...platform.all);
   app.decorate('mail', mailService(jobs.send.bind(jobs), platform.mailDelivery));
+  const imports = importJobs({ db: database.db, storage, mail: () => app.mail, publicUrl: config.publicUrl, logger: app.log });
+  jobs.register(imports.commit as never, imports.cleanup as never);
   if (options.startJobs !== false) app.addHook('onReady', () => jobs.start());
   // Closing stops taking jobs at once, beside the HTTP requests' end; running jobs get up to
   // 8 s, and the database closes after (server.ts exits 10 s after SIGTERM at the latest).
@@ -170,6 +174,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         await protectedApi.register(renewalReportRoutes);
         await protectedApi.register(insuranceContractRoutes);
         await protectedApi.register(insuranceIntermediaryRoutes);
+        await protectedApi.register(importRoutes, { publicUrl: config.publicUrl, commitJob: imports.commit });
       });
     },
     { prefix: '/api' },

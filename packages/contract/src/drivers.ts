@@ -39,13 +39,23 @@ export type DriverChoice = z.infer<typeof DriverChoiceSchema>;
 export const ListDriverChoicesQuerySchema = PaginatedSearchQuerySchema.extend({ sortBy: sortBySchema(['lastName'] as const) });
 export const DriverChoicePageSchema = pageSchema(DriverChoiceSchema);
 
-export const CreateDriverBodySchema = z.strictObject({
+const driverFields = {
   firstName: personName('Le prénom'),
   lastName: personName('Le nom'),
   email: OptionalEmailSchema,
   phone: PhoneSchema,
-});
+};
+
+/**
+ * A new driver. When an active driver has the same e-mail, or the same names and phone, the API
+ * answers 409 naming it (details: `duplicateOf` = its uuid) so the form can ask before creating a
+ * second; `force: true` creates it anyway.
+ */
+export const CreateDriverBodySchema = z.strictObject({ ...driverFields, force: z.boolean({ error: 'force : true ou false' }).optional() });
 export type CreateDriverBody = z.input<typeof CreateDriverBodySchema>;
 
-export const UpdateDriverBodySchema = CreateDriverBodySchema.partial();
+/** The 409 of a creation that matches an existing driver: the detail that carries its uuid. */
+export const DUPLICATE_DRIVER_DETAIL = 'duplicateOf';
+
+export const UpdateDriverBodySchema = z.strictObject(driverFields).partial();
 export type UpdateDriverBody = z.input<typeof UpdateDriverBodySchema>;

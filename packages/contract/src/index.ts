@@ -23,3 +23,4 @@ export * from './indicators.js';
 export * from './dashboard.js';
 export * from './insurance-contract.js';
 export * from './insurance-intermediary.js';
+export * from './imports.js';

@@ -2,7 +2,7 @@ import { pageSchema, PaginatedSearchQuerySchema, QueryBooleanSchema, sortBySchem
 import { MAX_LENGTH, RESPONSIBILITY_RATES, SINISTER_SORT_COLUMNS, SINISTER_STATUSES } from './constants.js';
 import { todayIso } from './format.js';
 import { EurosSchema } from './money.js';
-import { freeText, IsoDateSchema, isoDate, optionalText, reference, requiredRef, UuidSchema } from './primitives.js';
+import { freeText, IsoDateSchema, isoDate, optionalText, reference, requiredRef, requiredText, UuidSchema } from './primitives.js';
 import { claimAmounts, claimIssues, eurosToCents } from './rules.js';
 import { z } from './zod.js';
 
@@ -136,6 +136,18 @@ export function checkNewClaim(b: NewClaim, ctx: z.RefinementCtx) {
 
 export const CreateSinisterBodySchema = SinisterFieldsSchema.superRefine(checkNewClaim);
 export type CreateSinisterBody = z.input<typeof CreateSinisterBodySchema>;
+
+/**
+ * A claim as an imported row gives it (issue 13, SPEC 5): its reference required, the rest as the
+ * forms check it; the vehicle and driver are found by plate and by name, not by id. The rules over
+ * several fields (status, dates, amounts) apply once the row meets the stored claim.
+ */
+const { vehicule: _vehicule, driver: _driver, guarantee: _guarantee, ...claimOwnFields } = sinisterFields;
+export const ImportSinisterRowSchema = z.strictObject({
+  ...claimOwnFields,
+  sinisterIntermediateRef: requiredText(MAX_LENGTH.reference, 'Le numéro de sinistre'),
+  sinisterDate: sinisterFields.sinisterDate.optional(),
+});
 
 export const UpdateSinisterBodySchema = z.strictObject(sinisterFields).partial();
 export type UpdateSinisterBody = z.input<typeof UpdateSinisterBodySchema>;

@@ -106,6 +106,14 @@ export const CreateVehiculeBodySchema = z.strictObject(vehiculeFields).superRefi
 export type CreateVehiculeBody = z.input<typeof CreateVehiculeBodySchema>;
 
 export const UpdateVehiculeBodySchema = z.strictObject(vehiculeFields).partial().superRefine(checkDates);
+
+/**
+ * A vehicle as an imported row gives it (issue 13, SPEC 5): brand, model and plate required, the
+ * category when the file has it; the same field rules as the forms.
+ */
+export const ImportVehiculeRowSchema = z.strictObject({ ...vehiculeFields, type: VehiculeTypeSchema.optional() }).superRefine(checkDates);
+/** Compare mode (SPEC 5): only the plate is required. */
+export const CompareVehiculeRowSchema = z.strictObject(vehiculeFields).partial().extend({ immatriculation: PlateSchema }).superRefine(checkDates);
 export type UpdateVehiculeBody = z.input<typeof UpdateVehiculeBodySchema>;
 
 export const ArchiveVehiculeQuerySchema = z.object({

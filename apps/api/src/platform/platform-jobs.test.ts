@@ -97,6 +97,8 @@ describe('the platform services in the app', () => {
       const ready = await app.inject({ method: 'GET', url: '/api/ready' });
       expect(ready.statusCode).toBe(200);
       expect(await app.jobs.schedules()).toEqual([
+        // The imports' nightly cleanup of abandoned imports (modules/import, issue 13).
+        { name: 'import.cleanup', cron: '15 3 * * *' },
         { name: 'mail.deliver', cron: '* * * * *' },
         { name: 'mail.purge', cron: '30 3 * * *' },
         { name: 'storage.cleanup', cron: '0 3 * * *' },

@@ -1,4 +1,5 @@
-import { isNull } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import type { ReadTx } from '../../db/scope.js';
 import { ListDriverChoicesQuerySchema, ListDriversQuerySchema } from '@flotte/contract';
 import { defineList } from '../../db/list-kit.js';
 import { drivers } from '../../db/schema/drivers.js';
@@ -56,3 +57,21 @@ export const driverChoiceList = defineList({
 
 export type DriverRow = NonNullable<typeof driverList.row>;
 export type DriverChoiceRow = NonNullable<typeof driverChoiceList.row>;
+
+/**
+ * An active driver the new one would duplicate (issue 13, the import's matching rule): the same
+ * e-mail, or the same first and last names (case and accents aside) and phone.
+ */
+export async function findMatching(tx: ReadTx, driver: { firstName: string; lastName: string; email: string | null; phone: string | null }) {
+  const byNamesAndPhone = driver.phone
+    ? and(eq(drivers.phone, driver.phone), eq(drivers.lastNameKey, sql`lower(f_unaccent(${driver.lastName}))`), eq(drivers.firstNameKey, sql`lower(f_unaccent(${driver.firstName}))`))
+    : undefined;
+  const byEmail = driver.email ? eq(sql`lower(${drivers.email})`, driver.email.toLowerCase()) : undefined;
+  if (!byEmail && !byNamesAndPhone) return null;
+  const [row] = await tx
+    .select({ uuid: drivers.uuid, firstName: drivers.firstName, lastName: drivers.lastName, email: drivers.email, phone: drivers.phone })
+    .from(drivers)
+    .where(and(isNull(drivers.archivedAt), or(byEmail, byNamesAndPhone)))
+    .limit(1);
+  return row ?? null;
+}

@@ -17,7 +17,7 @@ export const driversRoutes: FastifyPluginAsyncZod = async (app) => {
       list: service.listChoices,
     },
     getOne: { summary: 'Un conducteur' },
-    create: { summary: 'Ajoute un conducteur', body: CreateDriverBodySchema },
+    create: { summary: 'Ajoute un conducteur (409 si un conducteur actif a le même e-mail, ou les mêmes nom, prénom et téléphone, sauf force: true)', body: CreateDriverBodySchema, errors: [409] },
     update: { summary: 'Modifie un conducteur', body: UpdateDriverBodySchema },
     archive: { summary: 'Archive un conducteur' },
     restore: { summary: 'Restaure un conducteur archivé' },

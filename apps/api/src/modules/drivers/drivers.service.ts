@@ -1,13 +1,13 @@
-import type { CreateDriverBodySchema, Driver, DriverChoice, ListDriverChoicesQuerySchema, UpdateDriverBodySchema } from '@flotte/contract';
+import { DUPLICATE_DRIVER_DETAIL, type CreateDriverBodySchema, type Driver, type DriverChoice, type ListDriverChoicesQuerySchema, type UpdateDriverBodySchema } from '@flotte/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { type ReadOptions, readPage } from '../../db/list-kit.js';
 import { insertRecord, updateRecord } from '../../db/records.js';
 import { withTenant } from '../../db/scope.js';
-import { NotFoundError } from '../../errors.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
-import { type DriverChoiceRow, driverChoiceList, type DriverRow, driverList } from './drivers.repository.js';
+import { type DriverChoiceRow, driverChoiceList, type DriverRow, driverList, findMatching } from './drivers.repository.js';
 
 const NOT_FOUND = 'Conducteur introuvable';
 
@@ -44,10 +44,28 @@ export function listChoices(db: Database, ctx: AuthContext, query: z.output<type
 
 export async function create(db: Database, ctx: AuthContext, body: z.output<typeof CreateDriverBodySchema>) {
   const organizationUuid = requireOrganization(ctx);
-  const row = await withTenant(db, organizationUuid, (tx) =>
-    insertRecord(tx, driverList, { organizationUuid, firstName: body.firstName, lastName: body.lastName, email: body.email ?? null, phone: body.phone ?? null }),
-  );
+  const values = { firstName: body.firstName, lastName: body.lastName, email: body.email ?? null, phone: body.phone ?? null };
+  const row = await withTenant(db, organizationUuid, async (tx) => {
+    if (!body.force) {
+      const existing = await findMatching(tx, values);
+      if (existing) throw duplicate(existing, values);
+    }
+    return insertRecord(tx, driverList, { organizationUuid, ...values });
+  });
   return toDriver(row);
+}
+
+/** 409 naming the driver that exists already; the form asks, then sends force: true to create a second. */
+function duplicate(existing: { uuid: string; firstName: string; lastName: string; email: string | null }, wanted: { email: string | null }) {
+  const name = `${existing.firstName} ${existing.lastName}`;
+  const byEmail = wanted.email !== null && existing.email?.toLowerCase() === wanted.email.toLowerCase();
+  const message = byEmail
+    ? `Un conducteur avec cette adresse e-mail existe déjà : ${name}`
+    : `Un conducteur avec ces nom, prénom et téléphone existe déjà : ${name}`;
+  return new ConflictError(message, [
+    { path: DUPLICATE_DRIVER_DETAIL, message: existing.uuid },
+    { path: byEmail ? 'email' : 'phone', message },
+  ]);
 }
 
 export async function update(db: Database, ctx: AuthContext, uuid: string, body: z.output<typeof UpdateDriverBodySchema>) {

@@ -321,3 +321,39 @@ describe('counting a large search', () => {
     expect((await t.as(token, { method: 'GET', url: '/api/driver' })).json()).toMatchObject({ total: 1520, nbOfPages: 152 });
   });
 });
+
+describe('POST /api/driver: a driver that exists already (issue 13)', () => {
+  const post = (token: string, payload: object) => t.as(token, { method: 'POST', url: '/api/driver', payload });
+
+  it('answers 409 naming the driver with the same e-mail (any case), and creates a second only with force', async () => {
+    const first = await post(user, { firstName: 'Autre', lastName: 'Personne', email: 'ELODIE.ECUYER@martin.fr' });
+    expect(first.statusCode).toBe(409);
+    expect(first.json()).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: 'Un conducteur avec cette adresse e-mail existe déjà : Élodie Écuyer',
+      details: [
+        { path: 'duplicateOf', message: seededDrivers[0] },
+        { path: 'email', message: 'Un conducteur avec cette adresse e-mail existe déjà : Élodie Écuyer' },
+      ],
+    });
+    const before = await countAll();
+    const forced = await post(user, { firstName: 'Autre', lastName: 'Personne', email: 'elodie.ecuyer@martin.fr', force: true });
+    expect(forced.statusCode).toBe(201);
+    expect(await countAll()).toBe(before + 1);
+  });
+
+  it('answers 409 for the same names (accents and case aside) and phone, in French spelling', async () => {
+    const response = await post(admin, { firstName: 'JEROME', lastName: 'bernard', phone: '06 98 76 54 32' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().message).toBe('Un conducteur avec ces nom, prénom et téléphone existe déjà : Jérôme Bernard');
+    expect(response.json().details[0]).toEqual({ path: 'duplicateOf', message: seededDrivers[1] });
+  });
+
+  it('creates a namesake with another phone, and ignores archived drivers and other organizations', async () => {
+    expect((await post(user, { firstName: 'Jérôme', lastName: 'Bernard', phone: '06 11 11 11 11' })).statusCode).toBe(201);
+    expect((await post(user, { firstName: 'Ancien', lastName: 'Archivé' })).statusCode).toBe(201);
+    expect((await post(outsider, { firstName: 'Élodie', lastName: 'Écuyer', email: 'elodie.ecuyer@martin.fr' })).statusCode).toBe(201);
+    expect((await post(user, { firstName: 'X', lastName: 'Y', force: 'oui' })).statusCode).toBe(400);
+  });
+});

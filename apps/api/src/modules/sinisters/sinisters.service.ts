@@ -172,3 +172,14 @@ export async function update(db: Database, ctx: AuthContext, uuid: string, body:
   if (!row) throw new NotFoundError(NOT_FOUND);
   return toSinister(row);
 }
+
+/**
+ * A claim's own columns once a body meets what is stored (or a new claim's defaults), with the
+ * forms' rules on status, dates and amounts (BadRequestError on the first broken): what an
+ * import writes, so an imported claim obeys the same rules as one typed in.
+ */
+export function claimValues(body: UpdateBody, current: ClaimState | null) {
+  const fresh: ClaimState | null = current ?? (body.sinisterDate ? { sinisterDate: body.sinisterDate, status: 'open', openedAt: body.sinisterDate, closedAt: null, paidCents: 0, reserveCents: 0 } : null);
+  if (!fresh) throw new BadRequestError('La date du sinistre est obligatoire pour un nouveau sinistre', [{ path: 'sinisterDate', message: 'La date du sinistre est obligatoire pour un nouveau sinistre' }]);
+  return { ...ownValues(body), ...lifecycle(body, fresh) };
+}

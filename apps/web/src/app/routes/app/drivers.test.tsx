@@ -256,6 +256,45 @@ describe('Conducteurs page', () => {
     await waitFor(() => expect(listQueries(calls).length).toBeGreaterThanOrEqual(2));
   });
 
+  it('asks before adding a driver that exists already, then sends force; « Annuler » keeps the form', async () => {
+    const message = `Un conducteur avec cette adresse e-mail existe déjà : Élodie Écuyer`;
+    const { calls } = mockFetch([
+      listRoute(),
+      {
+        method: 'POST',
+        path: '/api/driver',
+        respond: (_, call) =>
+          call <= 2
+            ? { status: 409, body: apiErrorBody(409, message, [{ path: 'duplicateOf', message: elodie.uuid }, { path: 'email', message }]) }
+            : { status: 201, body: makeDriver({ firstName: 'Élodie', lastName: 'Écuyer', email: 'elodie@tm.fr' }) },
+      },
+    ]);
+    renderDrivers();
+    const ui = userEvent.setup();
+    await screen.findByRole('row', { name: /Écuyer/ });
+    await ui.click(screen.getByRole('button', { name: 'Ajouter un conducteur' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Ajouter un conducteur' });
+    await ui.type(await within(dialog).findByLabelText(/Prénom/), 'Élodie');
+    await ui.type(within(dialog).getByLabelText(/^Nom/), 'Écuyer');
+    await ui.type(within(dialog).getByLabelText(/E-mail/), 'elodie@tm.fr');
+    await ui.click(within(dialog).getByRole('button', { name: 'Ajouter le conducteur' }));
+
+    const ask = await screen.findByRole('alertdialog', { name: 'Ce conducteur existe peut-être déjà' });
+    expect(ask).toHaveTextContent(`${message}. Voulez-vous quand même en créer un second ?`);
+    await ui.click(within(ask).getByRole('button', { name: 'Annuler' }));
+    expect(await within(dialog).findByText(message)).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1);
+
+    // Once the question has closed, the form is there again.
+    await ui.click(await within(dialog).findByRole('button', { name: 'Ajouter le conducteur' }));
+    await ui.click(within(await screen.findByRole('alertdialog', { name: 'Ce conducteur existe peut-être déjà' })).getByRole('button', { name: 'Créer quand même' }));
+    expect(await screen.findByText('Conducteur ajouté')).toBeInTheDocument();
+    const posts = calls.filter((call) => call.method === 'POST');
+    expect(posts).toHaveLength(3);
+    expect(await posts[2]!.json()).toMatchObject({ firstName: 'Élodie', lastName: 'Écuyer', email: 'elodie@tm.fr', force: true });
+    expect(await posts[0]!.json()).not.toHaveProperty('force');
+  });
+
   it('edits a driver from its current values', async () => {
     const { calls } = mockFetch([
       listRoute(),
