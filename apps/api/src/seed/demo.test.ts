@@ -109,7 +109,7 @@ describe('demo seed', () => {
       [periods[2].startDate, periods[0].startDate],
     ]);
     expect(contracts[0].startDate <= todayIso() && todayIso() < contracts[0].renewalDate).toBe(true);
-    expect(contracts[0]).toMatchObject({ insurer: 'Axa France', annualPremium: 48_250.8 });
+    expect(contracts[0]).toMatchObject({ insurer: 'Axa France', annualPremium: periods[0].cashReceived });
     expect(contracts[0].guarantees).toContainEqual(expect.objectContaining({ label: 'Bris de glace', deductible: 100 }));
     expect((await t.as(martin, { method: 'GET', url: '/api/insurance-intermediary' })).json()).toHaveLength(2);
     expect((await t.as(martin, { method: 'GET', url: '/api/insurance-intermediary/current' })).json()).toMatchObject({ name: 'Cabinet Démo Courtage' });

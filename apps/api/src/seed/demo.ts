@@ -90,7 +90,7 @@ export async function seedDemo(db: Database, password: string) {
   for (const uuid of emails) await ensureCurrentScope(db, uuid);
 }
 
-type SeededOrganization = { uuid: string; periods: { startDate: string; endDate: string }[] };
+type SeededOrganization = { uuid: string; periods: { startDate: string; endDate: string; cashReceivedCents: number }[] };
 
 const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 /** A contract version saved `days` before it starts, at `time` (UTC). */
@@ -99,7 +99,8 @@ const savedBefore = (start: string, days: number, time: string) => new Date(`${a
 /**
  * The contracts and intermediaries /parameters shows on first start: Martin with a contract's history
  * and a change of broker. The contracts follow the seeded periods (relative to today), so the one in
- * force covers today and its échéance is the current period's end: never a renewal date in the past.
+ * force covers today and its échéance is the current period's end: never a renewal date in the past;
+ * its annual premium is the premium the period earns (what the S/P divides by).
  */
 async function seedInsurance(tx: Parameters<typeof createInsuranceContract>[0], martinOrg: SeededOrganization, durandOrg: SeededOrganization) {
   const martinUuid = martinOrg.uuid;
@@ -121,7 +122,7 @@ async function seedInsurance(tx: Parameters<typeof createInsuranceContract>[0], 
     // A first contract over the earlier periods, then renewed for the current one.
     startDate: martinFirst.startDate,
     renewalDate: martinCurrent.startDate,
-    annualPremium: 45_600,
+    annualPremium: martinFirst.cashReceivedCents / 100,
     guarantees: martinGuarantees,
     createdAt: savedBefore(martinFirst.startDate, 17, '09:00:00'),
   });
@@ -130,7 +131,7 @@ async function seedInsurance(tx: Parameters<typeof createInsuranceContract>[0], 
     policyNumber: 'FLT-2024-001873',
     startDate: martinCurrent.startDate,
     renewalDate: addDays(martinCurrent.endDate, 1),
-    annualPremium: 48_250.8,
+    annualPremium: martinCurrent.cashReceivedCents / 100,
     guarantees: [...martinGuarantees.filter((g) => g.label !== 'Bris de glace'), { label: 'Bris de glace', deductible: 100 }],
     createdAt: savedBefore(martinCurrent.startDate, 13, '14:30:00'),
   });
@@ -155,7 +156,7 @@ async function seedInsurance(tx: Parameters<typeof createInsuranceContract>[0], 
     policyNumber: 'MMA-FL-55021',
     startDate: durandCurrent.startDate,
     renewalDate: addDays(durandCurrent.endDate, 1),
-    annualPremium: 21_400,
+    annualPremium: durandCurrent.cashReceivedCents / 100,
     guarantees: [
       { label: 'Responsabilité civile', deductible: 0 },
       { label: 'Dommages collision', deductible: 1_200 },
