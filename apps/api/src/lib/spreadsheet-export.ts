@@ -122,7 +122,8 @@ export function xlsxValue(type: ExportColumnType, value: Value): string | number
     case 'boolean':
       return value ? 'Oui' : 'Non';
     case 'text':
-      return String(value);
+      // A line break inside a cell is LF in Excel (XML turns a bare CR into LF anyway).
+      return String(value).replace(/\r\n?/g, '\n');
   }
 }
 

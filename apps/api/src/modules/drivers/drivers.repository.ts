@@ -1,5 +1,5 @@
 import { isNull } from 'drizzle-orm';
-import { DRIVER_HEADERS as H, formatPhone, ListDriverChoicesQuerySchema, ListDriversQuerySchema } from '@flotte/contract';
+import { DRIVER_HEADERS as H, formatFrenchPhone, formatPhone, ListDriverChoicesQuerySchema, ListDriversQuerySchema } from '@flotte/contract';
 import { defineList } from '../../db/list-kit.js';
 import { drivers } from '../../db/schema/drivers.js';
 
@@ -47,8 +47,8 @@ export const driverList = defineList({
       { header: H.lastName, type: 'text', value: (d) => d.lastName, width: 20 },
       { header: H.firstName, type: 'text', value: (d) => d.firstName, width: 20 },
       { header: H.email, type: 'text', value: (d) => d.email, width: 30 },
-      // 06 12 34 56 78 for a French number; a foreign one keeps its +, which the CSV neutralises.
-      { header: H.phone, type: 'text', value: (d) => (d.phone ? formatPhone(d.phone) : null), width: 18 },
+      // 06 12 34 56 78 for a French number (without libphonenumber: fast); a foreign one keeps its +, which the CSV neutralises.
+      { header: H.phone, type: 'text', value: (d) => (d.phone ? (formatFrenchPhone(d.phone) ?? formatPhone(d.phone)) : null), width: 18 },
     ],
   },
 });

@@ -8,6 +8,7 @@ import { COUNT_CAP, SINISTER_SORT_COLUMNS, todayIso } from '@flotte/contract';
 import { useId, useState } from 'react';
 import { AddButton } from '../../../components/register/add-button';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
+import { ExportButton } from '../../../components/register/export-button';
 import { lazyComponent, preloadAll } from '../../../components/lazy-component';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
 import { RegisterScreen, RegisterToolbar } from '../../../components/register/register-layout';
@@ -118,6 +119,7 @@ export default function SinistersRoute() {
               {activeFilters > 0 ? `Filtres (${activeFilters})` : 'Filtres'}
             </Button>
           )}
+          <ExportButton path="/api/sinister/export" query={list.apiQuery} what="les sinistres" />
         </RegisterToolbar>
         {mobile ? (
           // Shown or hidden at once, the count in the button's label (no Badge, no Collapse: ≈ 2.5 kB

@@ -5,6 +5,7 @@ import type { RecordDetailsProps } from '../../../components/register/record-dia
 import { useState } from 'react';
 import { PeriodFilter } from '../../../components/register/period-filter';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
+import { ExportButton } from '../../../components/register/export-button';
 import { lazyComponent, preloadAll } from '../../../components/lazy-component';
 import { OpenedOnce } from '../../../components/register/lazy-dialog';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
@@ -71,6 +72,7 @@ export default function VehiculesRoute() {
             <CategoryFilter value={types} onChange={(value) => list.setFilter('types', value)} />
           </Box>
           <ArchiveFilter {...list.archiveFilter} label={TEXTS.status} />
+          <ExportButton path="/api/vehicule/export" query={list.apiQuery} what="les véhicules" />
         </RegisterToolbar>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start', justifyContent: 'space-between' }}>
           <PeriodFilter legend="Présents dans la flotte" start={start} end={end} onChange={list.setFilters} clearable />
