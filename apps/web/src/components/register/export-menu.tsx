@@ -10,7 +10,6 @@ const FORMATS = [
 ] as const;
 
 export type ExportMenuProps = {
-  id: string;
   anchor: HTMLElement | null;
   onClose: () => void;
   path: string;
@@ -19,7 +18,7 @@ export type ExportMenuProps = {
 };
 
 /** The export menu (export-button.tsx): downloads the list's view as the file chosen. */
-export function ExportMenu({ id, anchor, onClose, path, query, what }: ExportMenuProps) {
+export function ExportMenu({ anchor, onClose, path, query, what }: ExportMenuProps) {
   async function download(format: (typeof FORMATS)[number]) {
     onClose();
     const loading = snackbar.show({ type: 'loading', title: 'Export en cours', description: `Préparation du fichier : ${what}` });
@@ -35,7 +34,6 @@ export function ExportMenu({ id, anchor, onClose, path, query, what }: ExportMen
 
   return (
     <Menu
-      id={id}
       anchorEl={anchor}
       open={anchor !== null}
       onClose={onClose}
