@@ -421,23 +421,31 @@ async function exportScenario(server: Server) {
     await sleep(1000);
     const before = await server.rss();
     let peak = before;
-    const sampler = setInterval(() => void server.rss().then((rss) => (peak = Math.max(peak, rss))), 100);
+    // One sample at a time: a busy server answers late, and the samples must not pile up.
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        peak = Math.max(peak, await server.rss());
+        await sleep(100);
+      }
+    })();
     const started = performance.now();
     let bytes = 0;
     let lines = 0;
-    let status = 0;
+    let response: Response;
     try {
-      const response = await fetch(`${server.origin}/api/vehicule/export?${query}`, { headers });
-      status = response.status;
+      response = await fetch(`${server.origin}/api/vehicule/export?${query}`, { headers });
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         bytes += chunk.length;
         for (const byte of chunk) if (byte === 0x0a) lines++;
       }
     } finally {
-      clearInterval(sampler);
+      sampling = false;
+      await sampler;
     }
     const elapsed = (performance.now() - started) / 1000;
     const growth = peak - before;
+    const status = response.status;
     if (status !== 200 || elapsed >= 10 || growth >= 100 * 1024 * 1024) failing.push(name);
     const rowCount = query.includes('csv') ? String(lines - 1) : '—';
     rows.push(`| ${name} | ${status} | ${rowCount} | ${(bytes / 1024 / 1024).toFixed(1)} | ${elapsed.toFixed(1)} | ${megabytes(before)} | ${megabytes(peak)} | +${megabytes(growth)} |`);

@@ -55,6 +55,31 @@ describe('GET /api/vehicule/export', () => {
     expect(sheet.name).toBe('Véhicules');
     expect(sheet.getRow(1).values).toEqual([undefined, 'Immatriculation', 'Marque', 'Modèle', 'Catégorie', 'Date de mise en circulation', "Date d'entrée", 'Date de sortie']);
     expect(sheet.rowCount).toBe(7);
-    console.log(sheet.views, sheet.autoFilter, sheet.getRow(2).values);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.autoFilter).toBe('A1:G7');
+    // Going down, unknown entry dates first (PostgreSQL's NULLS FIRST), as the list sorts them.
+    expect(sheet.getColumn(1).values.slice(2)).toEqual(['NP-321-QR', '1234 AB 75', 'MAB1234', 'JK-789-LM', 'EF-456-GH', 'AB-123-CD']);
+    const peugeot = sheet.getRow(7);
+    expect(peugeot.getCell(5).value).toEqual(new Date(Date.UTC(2019, 2, 1)));
+    expect(peugeot.getCell(5).type).toBe(ExcelJS.ValueType.Date);
+    expect(peugeot.getCell(5).numFmt).toBe('dd/mm/yyyy');
+    expect(peugeot.getCell(7).value).toBeNull();
+    expect(peugeot.getCell(4).value).toBe('VP (véhicule particulier)');
+  });
+
+  it('exports every member\'s view, the archived ones when asked, never another organization\'s', async () => {
+    const admin = await exportOf(adminA, 'format=csv&onlyArchived=true');
+    expect(admin.rawPayload.toString('utf8').split('\r\n').slice(1, -1).map((line) => line.split(';')[0])).toEqual(['AB-124-CD', 'XY-999-ZA']);
+    const beta = (await exportOf(outsider, 'format=csv&withArchived=true')).rawPayload.toString('utf8');
+    expect(beta.split('\r\n').slice(1, -1).map((line) => line.split(';').slice(0, 3).join(';'))).toEqual(['AB-123-CD;Secret;Bêta', 'ZZ-999-ZZ;Secret;Archivé']);
+    expect((await exportOf(orphan, 'format=csv')).statusCode).toBe(403);
+  });
+
+  it('searches a plate in any spelling, as the list does; a bad category is a French 400', async () => {
+    const found = (await exportOf(userA, 'format=csv&search=ab 123 cd')).rawPayload.toString('utf8');
+    expect(found.split('\r\n').slice(1, -1).map((line) => line.split(';')[0])).toEqual(['AB-123-CD']);
+    const bad = await exportOf(userA, 'format=xlsx&types=VP,XX');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('Catégorie inconnue : XX');
   });
 });
