@@ -11,7 +11,13 @@ import { expectAccessible, launchBrowser, login, newPage, screenshot } from './s
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
-});
+  // The run's first page: on 2 cores shared with other suites it showed its spinner for over 90 s
+  // at times (the server just started, its embedded database busy), longer than a locator waits.
+  const { context, page } = await newPage(browser);
+  await page.goto('/');
+  await page.getByLabel('Adresse e-mail').waitFor({ timeout: 150_000 });
+  await context.close();
+}, 180_000);
 afterAll(async () => {
   await browser?.close();
 });
@@ -84,5 +90,25 @@ describe('export of a register', () => {
     await page.getByRole('menuitem', { name: /^CSV/ }).click();
     await expect.poll(() => page.getByText('Le service est momentanément surchargé. Réessayez dans quelques instants.').isVisible()).toBe(true);
     await context.close();
+  });
+
+  it.each([
+    ['drivers', 'Conducteurs'],
+    ['sinisters', 'Sinistres'],
+  ])('/%s offers the same menu, on a desktop and on a phone', async (path, title) => {
+    for (const [width, height] of [
+      [1366, 900],
+      [390, 844],
+    ] as const) {
+      const { context, page, consoleErrors } = await newPage(browser, { width, height });
+      await login(page, 'user@demo.fr');
+      await page.goto(`/${path}`);
+      await expect.poll(() => page.getByRole('heading', { name: title, level: 1 }).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Exporter' }).click();
+      await expect.poll(() => page.getByRole('menuitem', { name: /^Excel/ }).isVisible()).toBe(true);
+      await screenshot(page, `export-menu-${path}-${width}`);
+      expect(consoleErrors).toEqual([]);
+      await context.close();
+    }
   });
 });
