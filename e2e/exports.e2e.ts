@@ -34,6 +34,14 @@ async function openFiltered(page: Page, query: string, phone = false) {
   else await expect.poll(() => dataRows(page).count()).toBeGreaterThan(0);
 }
 
+/** The menu at the end of its fade-in: what the screenshot shows. */
+async function menuShown(page: Page) {
+  await page.waitForFunction(() => {
+    const paper = document.querySelector('[role="menu"]')?.closest('.MuiPaper-root');
+    return paper !== null && paper !== undefined && getComputedStyle(paper).opacity === '1';
+  });
+}
+
 async function choose(page: Page, label: string) {
   await page.getByRole('button', { name: 'Exporter' }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: new RegExp(`^${label}`) }).click()]);
@@ -51,6 +59,7 @@ describe('export of a register', () => {
     await page.getByRole('button', { name: 'Exporter' }).click();
     await expect.poll(() => page.getByRole('menuitem', { name: /^CSV/ }).isVisible()).toBe(true);
     await expectAccessible(page);
+    await menuShown(page);
     await screenshot(page, 'export-menu-1366');
     await page.keyboard.press('Escape');
 
@@ -81,6 +90,7 @@ describe('export of a register', () => {
     await openFiltered(page, 'sortBy=brand', true);
     await page.getByRole('button', { name: 'Exporter' }).click();
     await expect.poll(() => page.getByRole('menuitem', { name: /^Excel/ }).isVisible()).toBe(true);
+    await menuShown(page);
     await screenshot(page, 'export-menu-390');
     await page.keyboard.press('Escape');
     await page.route('**/api/vehicule/export*', (route) =>
@@ -106,6 +116,7 @@ describe('export of a register', () => {
       await expect.poll(() => page.getByRole('heading', { name: title, level: 1 }).isVisible()).toBe(true);
       await page.getByRole('button', { name: 'Exporter' }).click();
       await expect.poll(() => page.getByRole('menuitem', { name: /^Excel/ }).isVisible()).toBe(true);
+      await menuShown(page);
       await screenshot(page, `export-menu-${path}-${width}`);
       expect(consoleErrors).toEqual([]);
       await context.close();
