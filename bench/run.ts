@@ -18,6 +18,9 @@
  *   breakdown of the dashboard screen) over its five periods, 10 connections, each computed afresh
  *   (nothing is cached). Targets: p50 < 50 ms and p99 < 150 ms for every endpoint.
  *
+ * - export: the giant's 100 000 vehicles as CSV and XLSX (GET /api/vehicule/export), one at a
+ *   time. Targets: under 10 s each, server RSS growth under 100 MB.
+ *
  * Then the server's memory (RSS, target < 300 MB). Tables print as they come and go to bench/results/.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -41,7 +44,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const PASSWORD = 'Bench-motdepasse-1';
 const GIANT_EMAIL = 'bench@flotte.fr';
 
-const ALL_SCENARIOS = ['single', 'many', 'fair', 'embedded', 'dashboard'] as const;
+const ALL_SCENARIOS = ['single', 'many', 'fair', 'embedded', 'dashboard', 'export'] as const;
 type Scenario = (typeof ALL_SCENARIOS)[number];
 const SCENARIOS = new Set(
   (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(','))
@@ -190,7 +193,7 @@ async function prepareDatabase(withTypical: boolean): Promise<string> {
 
 /** The server's memory as the measures left it, and after a full collection (what it holds, without the last burst's garbage). */
 type Memory = { memory: NodeJS.MemoryUsage; afterGc: NodeJS.MemoryUsage };
-type Server = { origin: string; memory(): Promise<Memory>; stop(): Promise<void> };
+type Server = { origin: string; memory(): Promise<Memory>; rss(): Promise<number>; stop(): Promise<void> };
 
 /** bench/server.ts in a child process: PostgreSQL when DATABASE_URL is given, PGlite in DATA_DIR otherwise. */
 async function startServer(env: Record<string, string>): Promise<Server> {
@@ -215,6 +218,16 @@ async function startServer(env: Record<string, string>): Promise<Server> {
         };
         child.on('message', listener);
         child.send('memory');
+      }),
+    rss: () =>
+      new Promise<number>((resolve) => {
+        const listener = (message: { rss?: number }) => {
+          if (message.rss === undefined) return;
+          child.off('message', listener);
+          resolve(message.rss);
+        };
+        child.on('message', listener);
+        child.send('rss');
       }),
     stop: async () => {
       if (child.exitCode !== null) return;
@@ -383,6 +396,71 @@ async function dashboard(origin: string) {
     failing.length === 0
       ? 'Tableau de bord : objectifs atteints (p50 < 50 ms, p99 < 150 ms, aucune erreur).'
       : `Tableau de bord : sous l'objectif pour ${failing.map((r) => r.name).join(', ')}.`,
+  ]);
+}
+
+// ————————————————————————————— export: the giant's vehicles as files —————————————————————————————
+
+/**
+ * The giant's 100 000 vehicles downloaded as CSV and as XLSX (GET /api/vehicule/export, decision
+ * 0XX-exports), one at a time: the time to the last byte, the bytes, and the server's RSS sampled
+ * every 100 ms. Targets: under 10 s each, and a flat memory (RSS growth under 100 MB).
+ */
+async function exportScenario(server: Server) {
+  const [token] = await logIn(server.origin, [GIANT_EMAIL], PASSWORD);
+  const headers = { authorization: `Bearer ${token!}` };
+  const cases: [string, string][] = [
+    ['CSV, tous les véhicules actifs', 'format=csv'],
+    ['XLSX, tous les véhicules actifs', 'format=xlsx'],
+    ['CSV, avec les archivés, triés par date d’entrée décroissante', 'format=csv&withArchived=true&sortBy=-entryDate'],
+    ['XLSX, recherche « renault »', 'format=xlsx&search=renault'],
+  ];
+  const rows: string[] = [];
+  const failing: string[] = [];
+  for (const [name, query] of cases) {
+    await sleep(1000);
+    const before = await server.rss();
+    let peak = before;
+    // One sample at a time: a busy server answers late, and the samples must not pile up.
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        peak = Math.max(peak, await server.rss());
+        await sleep(100);
+      }
+    })();
+    const started = performance.now();
+    let bytes = 0;
+    let lines = 0;
+    let response: Response;
+    try {
+      response = await fetch(`${server.origin}/api/vehicule/export?${query}`, { headers });
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        bytes += chunk.length;
+        for (const byte of chunk) if (byte === 0x0a) lines++;
+      }
+    } finally {
+      sampling = false;
+      await sampler;
+    }
+    const elapsed = (performance.now() - started) / 1000;
+    const growth = peak - before;
+    const status = response.status;
+    if (status !== 200 || elapsed >= 10 || growth >= 100 * 1024 * 1024) failing.push(name);
+    const rowCount = query.includes('csv') ? String(lines - 1) : '—';
+    rows.push(`| ${name} | ${status} | ${rowCount} | ${(bytes / 1024 / 1024).toFixed(1)} | ${elapsed.toFixed(1)} | ${megabytes(before)} | ${megabytes(peak)} | +${megabytes(growth)} |`);
+    console.log(rows.at(-1));
+  }
+  section('Export de la géante (100 000 véhicules)', [
+    'Un téléchargement à la fois, lu jusqu’au dernier octet ; RSS du serveur relevée toutes les 100 ms.',
+    '',
+    '| Export | Statut | Lignes | Mo | Durée (s) | RSS avant | RSS max | Croissance |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    failing.length === 0
+      ? 'Export : objectifs atteints (moins de 10 s, RSS en hausse de moins de 100 Mo).'
+      : `Export : sous l'objectif pour ${failing.join(', ')}.`,
   ]);
 }
 
@@ -609,7 +687,7 @@ async function main() {
   const started = Date.now();
   console.log(`Scénarios : ${[...SCENARIOS].join(', ')}.`);
   const typical = runs('many') || runs('fair');
-  if (runs('single') || runs('dashboard') || typical) {
+  if (runs('single') || runs('dashboard') || runs('export') || typical) {
     console.log(
       `Préparation de la base de mesure (100 000 véhicules, 100 000 conducteurs, 1 000 000 sinistres${typical ? ` ; ${TYPICAL_ORGS} organisations typiques` : ''})…`,
     );
@@ -621,6 +699,9 @@ async function main() {
       }
       if (runs('dashboard')) {
         await timed(() => dashboard(server.origin));
+      }
+      if (runs('export')) {
+        await timed(() => exportScenario(server));
       }
       if (typical) {
         const client = new pg.Client({ connectionString: databaseUrl });

@@ -37,6 +37,8 @@ await app.listen({ port: config.port, host: '127.0.0.1' });
 process.send?.('ready');
 // The runner asks for the server's memory once the measures are done.
 process.on('message', (message) => {
+  // During an export: the resident size alone, no collection (it would slow what is measured).
+  if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
   if (message === 'memory') {
     const before = process.memoryUsage();
     // After a full collection too (the server runs with --expose-gc): what the server holds, not the garbage of the last burst.

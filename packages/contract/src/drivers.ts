@@ -1,3 +1,4 @@
+import { exportQuerySchema } from './exports.js';
 import {
   ArchiveCountsSchema,
   pageSchema,
@@ -28,6 +29,8 @@ export const ListDriversQuerySchema = PaginatedSearchQuerySchema.extend({
   sortBy: sortBySchema(DRIVER_SORT_COLUMNS),
 });
 export type ListDriversQuery = z.input<typeof ListDriversQuerySchema>;
+/** GET /api/driver/export: the list's view as CSV or XLSX. */
+export const ExportDriversQuerySchema = exportQuerySchema(ListDriversQuerySchema);
 
 export const DriverPageSchema = pageSchema(DriverSchema).extend(ArchiveCountsSchema.shape);
 export type DriverPage = z.infer<typeof DriverPageSchema>;

@@ -1,3 +1,4 @@
+import { exportQuerySchema } from './exports.js';
 import { pageSchema, PaginatedSearchQuerySchema, QueryBooleanSchema, sortBySchema, registerRecordFields } from './common.js';
 import { MAX_LENGTH, RESPONSIBILITY_RATES, SINISTER_SORT_COLUMNS, SINISTER_STATUSES } from './constants.js';
 import { todayIso } from './format.js';
@@ -78,6 +79,8 @@ export const ListSinistersQuerySchema = PaginatedSearchQuerySchema.extend({
   error: 'La date de début doit précéder la date de fin',
   path: ['endDate'],
 });
+/** GET /api/sinister/export: the list's view as CSV or XLSX. */
+export const ExportSinistersQuerySchema = exportQuerySchema(ListSinistersQuerySchema);
 export type ListSinistersQuery = z.input<typeof ListSinistersQuerySchema>;
 
 export const SinisterPageSchema = pageSchema(SinisterSchema).extend({

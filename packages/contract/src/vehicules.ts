@@ -1,5 +1,6 @@
 import { ArchiveCountsSchema, pageSchema, PaginatedSearchQuerySchema, QueryBooleanSchema, sortBySchema, registerRecordFields } from './common.js';
 import { MAX_LENGTH, VEHICULE_SORT_COLUMNS } from './constants.js';
+import { exportQuerySchema } from './exports.js';
 import { VEHICULE_TYPES, type VehiculeTypeCode } from './labels.js';
 import { normalizePlate } from './plates.js';
 import { IsoDateSchema, requiredText, SearchSchema, text } from './primitives.js';
@@ -61,6 +62,8 @@ export const ListVehiculesQuerySchema = PaginatedSearchQuerySchema.extend(Vehicu
   .extend({ sortBy: sortBySchema(VEHICULE_SORT_COLUMNS) })
   .refine(...periodInOrder);
 export type ListVehiculesQuery = z.input<typeof ListVehiculesQuerySchema>;
+/** GET /api/vehicule/export: the list's view as CSV or XLSX. */
+export const ExportVehiculesQuerySchema = exportQuerySchema(ListVehiculesQuerySchema);
 
 export const VehiculePageSchema = pageSchema(VehiculeSchema).extend(ArchiveCountsSchema.shape);
 export type VehiculePage = z.infer<typeof VehiculePageSchema>;

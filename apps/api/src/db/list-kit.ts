@@ -55,6 +55,26 @@ export function choice(cases: Record<string, SQL | undefined>): ListFilter<unkno
   return { kind: 'choice', cases };
 }
 
+/**
+ * How a column of an export holds its values, each written the French way in CSV and as a typed
+ * cell in XLSX (lib/spreadsheet-export.ts): `text` a string (neutralised when it could start a
+ * formula), `plate` a normalised plate shown AB-123-CD, `date` an ISO day (YYYY-MM-DD), `euros` an
+ * amount in euros, `number` a plain number, `boolean` Oui / Non.
+ */
+export type ExportColumnType = 'text' | 'plate' | 'date' | 'euros' | 'number' | 'boolean';
+
+/** One column of a register's spreadsheet: its French header (what the import recognises) and its value in a row of the list. */
+export type ExportColumn<Row> = {
+  header: string;
+  type: ExportColumnType;
+  // A method: a list of rows is a list of unknown rows (the kit handles lists generically).
+  value(row: Row): string | number | boolean | null | undefined;
+  width?: number;
+};
+
+/** A register's spreadsheet export: the file's French name (before the date), the XLSX sheet's name, and its columns in order. */
+export type ExportDeclaration<Row> = { file: string; sheet: string; columns: readonly ExportColumn<Row>[] };
+
 type SortColumnOf<Q> = Q extends { sortBy?: infer S } ? Exclude<NonNullable<S>, `-${string}`> & string : never;
 
 export type ListDeclaration<Q extends ListQuery, C extends Record<string, ColumnSource>> = {
@@ -92,6 +112,15 @@ export type ListDeclaration<Q extends ListQuery, C extends Record<string, Column
   sums?: Record<string, { column: PgColumn; as?: (sum: number) => number }>;
 };
 
+/** A declaration with its spreadsheet export, typed by the list's row (defineList's `exports`). */
+type ExportOf<C extends Record<string, ColumnSource>, TName extends string> = {
+  /**
+   * The register's CSV and XLSX export of the list's view (same query, every row, in the list's
+   * order): GET `path`/export (lib/register-routes.ts). Declaring it is all a register does.
+   */
+  exports?: ExportDeclaration<NoInfer<RowOf<C, TName>>>;
+};
+
 type ValueOf<S, TName extends string> =
   S extends PgColumn
     ? S['_']['tableName'] extends TName
@@ -115,6 +144,8 @@ export type List<Q extends ListQuery, Row, T extends PgTable = PgTable> = {
   readonly shows: readonly Register[];
   /** The name of the key among the columns: a page's row of nulls has it null. */
   readonly keyName: string;
+  /** Its spreadsheet export, when the register declares one. */
+  readonly exports?: ExportDeclaration<Row>;
   /** Phantom: the row type. */
   readonly row?: Row;
 };
@@ -128,7 +159,7 @@ export function declaredLists(): readonly List<ListQuery, unknown>[] {
 
 /** Declares a list: the repository's one description of what it reads (docs/adding-a-register.md). */
 export function defineList<Q extends ListQuery, const C extends Record<string, ColumnSource>, TTable extends PgTable>(
-  declaration: ListDeclaration<Q, C> & { table: TTable },
+  declaration: ListDeclaration<Q, C> & { table: TTable } & ExportOf<C, TTable['_']['name']>,
 ): List<Q, RowOf<C, TTable['_']['name']>, TTable> {
   const shows = [declaration.register, ...(declaration.shows ?? []).filter((r) => r !== declaration.register)];
   // A register's table starts with registerKeyColumns(): its key and organization columns.
@@ -139,7 +170,14 @@ export function defineList<Q extends ListQuery, const C extends Record<string, C
   const keyName = Object.keys(declaration.columns).find((name) => declaration.columns[name] === key);
   if (!keyName) throw new Error(`list ${declaration.register}: its key must be one of its columns`);
   const resolved = { ...declaration, key, organization } as unknown as List<Q, unknown>['declaration'];
-  const list = { name: declaration.name ?? declaration.register, table: declaration.table, declaration: resolved, shows, keyName };
+  const list = {
+    name: declaration.name ?? declaration.register,
+    table: declaration.table,
+    declaration: resolved,
+    shows,
+    keyName,
+    ...(declaration.exports && { exports: declaration.exports as ExportDeclaration<RowOf<C, TTable['_']['name']>> }),
+  };
   declared.push(list as unknown as List<ListQuery, unknown>);
   return list;
 }
@@ -390,6 +428,60 @@ function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: Arch
     .from(state)
     .leftJoinLateral(page, sql`true`)
     .orderBy(...sortKeysOf((i) => pageFields[`list_sort${i}`]!));
+}
+
+/**
+ * Every row of a list's query, page and limit aside, in the list's order: the statement an export
+ * reads through a cursor (db/list-export.ts), its values as parameters. Each column comes under
+ * `list_c<i>` with what turns the database's value into the row's (`decode`): dates and times are
+ * read as text, so that no driver's own parsing applies.
+ */
+export function exportStatement<Q extends ListQuery>(tx: ReadTx, list: List<Q, unknown>, organizationUuid: string, query: Q) {
+  const generic = list as unknown as List<ListQuery, unknown>;
+  const { declaration } = generic;
+  const set = applied(generic, query);
+  const plan = set.patterns.length > 0 ? searchPlan(set.patterns, knownSize(declaration.register, organizationUuid)) : 'trigram';
+  const where = condition(generic, archiveModeOf(query), set, 'parameters', organizationUuid, plan);
+  const sortBy = query.sortBy ?? declaration.sort.default;
+  const descending = sortBy.startsWith('-');
+  const sortColumn = (declaration.sort.keys as Record<string, SortKey | SortKey[]>)[descending ? sortBy.slice(1) : sortBy]!;
+  const keys = [...(Array.isArray(sortColumn) ? sortColumn : [sortColumn]), declaration.key];
+  const names = Object.keys(declaration.columns);
+  const selected: Record<string, SQL.Aliased> = {};
+  const decoders: ((raw: unknown) => unknown)[] = [];
+  names.forEach((name, i) => {
+    const source = declaration.columns[name]!;
+    const { select, decode } = readAsText(source);
+    selected[`list_c${i}`] = select.as(`list_c${i}`);
+    decoders.push(decode);
+  });
+  const select = tx.select(selected).from(declaration.table).$dynamic();
+  const statement = (declaration.joins ? declaration.joins(select) : select).where(where).orderBy(...orderBy(keys, descending, plan === 'trigram' && set.patterns.length > 0));
+  const decode = (raw: Record<string, unknown>) => {
+    const row: Record<string, unknown> = {};
+    names.forEach((name, i) => {
+      const value = raw[`list_c${i}`];
+      row[name] = value === null || value === undefined ? null : decoders[i]!(value);
+    });
+    return row;
+  };
+  return { statement, decode };
+}
+
+/** A column as a cursor reads it: dates and times as text (ISO), other values as the driver gives them, then the column's own mapping. */
+function readAsText(source: ColumnSource): { select: SQL; decode: (raw: unknown) => unknown } {
+  if (is(source, SQL.Aliased)) return { select: source.sql, decode: (raw) => (source.sql as unknown as { decoder: { mapFromDriverValue: (raw: unknown) => unknown } }).decoder.mapFromDriverValue(raw) };
+  const type = source.columnType;
+  if (type === 'PgDateString' || type === 'PgDate') {
+    return { select: sql`to_char(${source}, 'YYYY-MM-DD')`, decode: (raw) => (type === 'PgDate' ? new Date(`${String(raw)}T00:00:00Z`) : raw) };
+  }
+  if (type === 'PgTimestamp' || type === 'PgTimestampString') {
+    return {
+      select: sql`to_char(${source} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+      decode: (raw) => (type === 'PgTimestamp' ? new Date(String(raw)) : raw),
+    };
+  }
+  return { select: sql`${source}`, decode: (raw) => source.mapFromDriverValue(raw) };
 }
 
 /** The page of a list as the registers are now, with the version it was read at. */

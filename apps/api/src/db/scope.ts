@@ -65,6 +65,15 @@ function snapshot<T>(db: Database, scope: SQL, fn: (tx: ReadTx) => Promise<T>): 
 }
 
 /**
+ * Reads for one organization lasting as long as fn: one REPEATABLE READ READ ONLY transaction that
+ * holds its connection (and the organization's turn) until fn returns, for a cursor read batch
+ * after batch (an export streamed to the client, db/list-export.ts). fn runs once.
+ */
+export function streamTenant<T>(db: Database, organizationUuid: string, fn: (tx: ReadTx) => Promise<T>): Promise<T> {
+  return inTurn(db, organizationUuid, () => snapshot(db, tenantScope(organizationUuid), fn));
+}
+
+/**
  * Reads for one organization, as one consistent snapshot. Most reads are a single statement: on
  * PostgreSQL that statement travels in one write with its scope (db/scoped-reads.ts, decision
  * 006) and is its own snapshot. A read that turns out to need a second statement is started

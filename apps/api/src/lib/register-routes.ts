@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { Database } from '../db/client.js';
 import { etagOfPage, NotModified, type ReadOptions } from '../db/list-kit.js';
 import type { AuthContext } from './auth-context.js';
+import type { ExportedFile } from './register-export.js';
+import { contentDisposition } from './spreadsheet-export.js';
 import { wantsFresh } from './page-cache.js';
 import { errorResponses } from './route-schemas.js';
 
@@ -60,6 +62,9 @@ export function listRoute<Q extends Schema, P extends Schema>(app: App, path: st
   );
 }
 
+/** An export's file: not serialized (a stream), declared for the OpenAPI document. */
+const EXPORTED_FILE = z.string().meta({ format: 'binary' }).describe('Le fichier CSV ou XLSX.');
+
 /** A 304 has no body: the client keeps the page it holds. */
 const NOT_MODIFIED = z.null().describe('La page est inchangée depuis celle que le client détient (If-None-Match) : pas de corps.');
 
@@ -72,6 +77,8 @@ type Service<I extends Schema, P extends Schema, Q extends Schema, C extends Sch
   archive: (db: Database, ctx: AuthContext, uuid: string, query: z.output<A>) => Promise<z.input<I>>;
   restore: (db: Database, ctx: AuthContext, uuid: string) => Promise<z.input<I>>;
   hardDelete: (db: Database, ctx: AuthContext, uuid: string) => Promise<void>;
+  /** The list's view as a file: needed with `export`. */
+  exportFile?: (db: Database, ctx: AuthContext, query: never) => Promise<ExportedFile>;
 };
 
 /** A route's own error statuses besides the ones every route of its kind answers. */
@@ -85,6 +92,11 @@ export type RegisterRoutes<I extends Schema, P extends Schema, Q extends Schema,
   item: I;
   service: Service<I, P, Q, C, U, A>;
   list: { summary: string; querystring: Q; response: P };
+  /**
+   * GET `path`/export?format=csv|xlsx&<the list's parameters>: the list's view as a file (the
+   * list declares its `exports`). `querystring`: the contract's exportQuerySchema(list query).
+   */
+  export?: { summary: string; querystring: Schema };
   /** GET `path`/choices: the records a form offers, light (a claim's vehicle or driver). */
   choices?: Omit<ListRouteConfig<CQ, CP>, 'tags'>;
   /** `id` for a route spelled /sinister/:id in the SPEC. */
@@ -125,8 +137,35 @@ export function registerRoutes<
   });
 
   listRoute(app, path, { tags, ...routes.list, list: service.list });
-  // Before `path`/:uuid, which would otherwise take 'choices' for an id.
+  // Before `path`/:uuid, which would otherwise take 'choices' or 'export' for an id.
   if (routes.choices) listRoute(app, `${path}/choices`, { tags, ...routes.choices });
+  if (routes.export) {
+    const exportFile = service.exportFile;
+    if (!exportFile) throw new Error(`${path}: an export needs the service's exportFile (registerService)`);
+    typed.get(
+      `${path}/export`,
+      {
+        schema: {
+          tags,
+          summary: routes.export.summary,
+          description: 'CSV (UTF-8 avec BOM, « ; », dates jj/mm/aaaa, montants 1 234,56) ou XLSX (cellules typées, en-tête figé, filtres). Toutes les lignes de la vue, triées comme la liste ; page et limit sont ignorés.',
+          querystring: routes.export.querystring,
+          response: { 200: EXPORTED_FILE, ...errorResponses(400, 401, 403, 503) },
+        },
+      },
+      async (request, reply) => {
+        const file = await exportFile(db(), request.ctx, request.query as never);
+        return (
+          reply
+            .header('content-type', file.contentType)
+            .header('content-disposition', contentDisposition(file.fileName))
+            .header('cache-control', 'no-store')
+            // The 200 schema documents the bytes; Fastify sends a stream as it is, without serializing it.
+            .send(file.stream as unknown as string)
+        );
+      },
+    );
+  }
 
   const byId = routes.getOne.param === 'id';
   typed.get(

@@ -5,6 +5,8 @@ import { deleteRecord, findRecord, readRecord, updateRecord } from '../db/record
 import { withTenant } from '../db/scope.js';
 import { ForbiddenError, NotFoundError } from '../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from './auth-context.js';
+import { exportList } from './register-export.js';
+import type { ExportFormat } from './spreadsheet-export.js';
 
 export type RegisterServiceConfig<Q extends ListQuery, Row, T extends PgTable, Item> = {
   list: List<Q, Row, T>;
@@ -34,6 +36,12 @@ export function registerService<Q extends ListQuery, Row extends { archivedAt: D
     /** One page of the register, with its counts (db/list-kit.ts). */
     async list(db: Database, ctx: AuthContext, query: Q, options?: ReadOptions) {
       return readPage(db, requireOrganization(ctx), list, query, toItem, options);
+    },
+
+    /** The list's view (its query, every row) as a CSV or XLSX file, streamed (lib/register-export.ts). Every member may export. */
+    async exportFile(db: Database, ctx: AuthContext, query: Q & { format: ExportFormat }) {
+      const { format, ...listQuery } = query;
+      return exportList(db, requireOrganization(ctx), list, listQuery as unknown as Q, format);
     },
 
     async getOne(db: Database, ctx: AuthContext, uuid: string) {

@@ -1,10 +1,18 @@
 // Apart from api-client.ts, which every page loads first: only the pages offering a download carry it.
 import { type ApiOptions, authorizedFetch, toApiError } from './api-client';
 
-/** `attachment; filename="x.pdf"` → `x.pdf`; null without a file name. */
+/** `attachment; filename="x.pdf"; filename*=UTF-8''x.pdf` → `x.pdf` (the UTF-8 name when given); null without a file name. */
 export function attachmentFileName(header: string | null): string | null {
-  const match = header ? /filename="([^"]+)"/i.exec(header) : null;
-  return match?.[1] ?? null;
+  if (!header) return null;
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(header)?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded.trim());
+    } catch {
+      // A malformed encoding: the plain name below.
+    }
+  }
+  return /filename="([^"]+)"/i.exec(header)?.[1] ?? null;
 }
 
 /**
@@ -16,4 +24,18 @@ export async function apiDownload(path: string, options: Pick<ApiOptions<unknown
   const res = await authorizedFetch(path, options, { accept: `${options.accept}, application/json` });
   if (!res.ok) throw await toApiError(res);
   return { blob: await res.blob(), fileName: attachmentFileName(res.headers.get('content-disposition')) };
+}
+
+/** Hands the bytes to the browser as a download under the given file name. */
+export function saveFile(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started from the click; the object URL can go once the event loop turns.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
 }

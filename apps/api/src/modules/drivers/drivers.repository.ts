@@ -1,6 +1,6 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { ReadTx } from '../../db/scope.js';
-import { ListDriverChoicesQuerySchema, ListDriversQuerySchema } from '@flotte/contract';
+import { DRIVER_HEADERS as H, formatFrenchPhone, formatPhone, ListDriverChoicesQuerySchema, ListDriversQuerySchema } from '@flotte/contract';
 import { defineList } from '../../db/list-kit.js';
 import { drivers } from '../../db/schema/drivers.js';
 
@@ -41,6 +41,17 @@ export const driverList = defineList({
     default: 'lastName',
   },
   search,
+  exports: {
+    file: 'conducteurs',
+    sheet: 'Conducteurs',
+    columns: [
+      { header: H.lastName, type: 'text', value: (d) => d.lastName, width: 20 },
+      { header: H.firstName, type: 'text', value: (d) => d.firstName, width: 20 },
+      { header: H.email, type: 'text', value: (d) => d.email, width: 30 },
+      // 06 12 34 56 78 for a French number (without libphonenumber: fast); a foreign one keeps its +, which the CSV neutralises.
+      { header: H.phone, type: 'text', value: (d) => (d.phone ? (formatFrenchPhone(d.phone) ?? formatPhone(d.phone)) : null), width: 18 },
+    ],
+  },
 });
 
 /** The drivers a form offers (the claim's driver): the active ones, by name, light. */

@@ -1,4 +1,4 @@
-import { CreateDriverBodySchema, DriverChoicePageSchema, DriverPageSchema, DriverSchema, ListDriverChoicesQuerySchema, ListDriversQuerySchema, UpdateDriverBodySchema } from '@flotte/contract';
+import { ExportDriversQuerySchema, CreateDriverBodySchema, DriverChoicePageSchema, DriverPageSchema, DriverSchema, ListDriverChoicesQuerySchema, ListDriversQuerySchema, UpdateDriverBodySchema } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../lib/register-routes.js';
 import * as service from './drivers.service.js';
@@ -9,6 +9,7 @@ export const driversRoutes: FastifyPluginAsyncZod = async (app) => {
     tags: ['Conducteurs'],
     item: DriverSchema,
     service,
+    export: { summary: 'Exporte la vue de la liste des conducteurs (CSV ou Excel)', querystring: ExportDriversQuerySchema },
     list: { summary: 'Conducteurs de l’organisation, paginés (actifs par défaut)', querystring: ListDriversQuerySchema, response: DriverPageSchema },
     choices: {
       summary: 'Conducteurs à choisir dans un formulaire (actifs, par nom), recherchés par nom, e-mail ou téléphone',

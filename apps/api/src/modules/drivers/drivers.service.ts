@@ -26,7 +26,7 @@ export function toDriver(row: DriverRow): Driver {
 }
 
 // A driver archived keeps its claims pointing at it; deleted for good, its claims lose the link.
-export const { list, getOne, archive, restore, hardDelete } = registerService({
+export const { list, getOne, archive, restore, hardDelete, exportFile } = registerService({
   list: driverList,
   toItem: toDriver,
   notFound: NOT_FOUND,

@@ -1,5 +1,5 @@
 import { asc, eq, gt, gte, lte, sql } from 'drizzle-orm';
-import { centsToEuros, ListSinistersQuerySchema, normalizePlate } from '@flotte/contract';
+import { centsToEuros, ListSinistersQuerySchema, normalizePlate, SINISTER_HEADERS as H, SINISTER_STATUS_LABELS } from '@flotte/contract';
 import { choice, defineList, toggle, value } from '../../db/list-kit.js';
 import type { ReadTx } from '../../db/scope.js';
 import { drivers } from '../../db/schema/drivers.js';
@@ -86,6 +86,32 @@ export const sinisterList = defineList({
   search: { column: sinisters.searchText, alsoAs: (term) => [normalizePlate(term)] },
   // The claims screen's "n sinistres · total": paid and reserves of every claim the filters match.
   sums: { totalCost: { column: sinisters.totalCostCents, as: centsToEuros } },
+  exports: {
+    file: 'sinistres',
+    sheet: 'Sinistres',
+    columns: [
+      { header: H.sinisterIntermediateRef, type: 'text', value: (s) => s.sinisterIntermediateRef, width: 16 },
+      { header: H.sinisterDate, type: 'date', value: (s) => s.sinisterDate, width: 14 },
+      { header: H.city, type: 'text', value: (s) => s.city, width: 18 },
+      { header: H.immatriculation, type: 'plate', value: (s) => s.vehiculePlate ?? s.immatriculation, width: 16 },
+      { header: H.driverLastName, type: 'text', value: (s) => s.driverLastName, width: 18 },
+      { header: H.driverFirstName, type: 'text', value: (s) => s.driverFirstName, width: 18 },
+      { header: H.guarantee, type: 'text', value: (s) => s.guaranteeLabel, width: 22 },
+      { header: H.status, type: 'text', value: (s) => SINISTER_STATUS_LABELS[s.status], width: 10 },
+      { header: H.isDeclared, type: 'boolean', value: (s) => s.isDeclared },
+      { header: H.responsibilityRate, type: 'number', value: (s) => s.responsibilityRate, width: 18 },
+      { header: H.hasHumanInjury, type: 'boolean', value: (s) => s.hasHumanInjury },
+      { header: H.damagedVehicule, type: 'boolean', value: (s) => s.damagedVehicule },
+      { header: H.isThirdImplicated, type: 'boolean', value: (s) => s.isThirdImplicated },
+      { header: H.ida, type: 'boolean', value: (s) => s.ida, width: 8 },
+      { header: H.openedAt, type: 'date', value: (s) => s.openedAt, width: 14 },
+      { header: H.closedAt, type: 'date', value: (s) => s.closedAt, width: 14 },
+      { header: H.paidAmount, type: 'euros', value: (s) => centsToEuros(s.paidCents), width: 14 },
+      { header: H.reserveAmount, type: 'euros', value: (s) => centsToEuros(s.reserveCents), width: 14 },
+      { header: H.totalCost, type: 'euros', value: (s) => centsToEuros(s.totalCostCents), width: 14 },
+      { header: H.description, type: 'text', value: (s) => s.description, width: 40 },
+    ],
+  },
 });
 
 export type SinisterRow = NonNullable<typeof sinisterList.row>;

@@ -1,4 +1,4 @@
-import { CreateSinisterBodySchema, GuaranteeListSchema, ListSinistersQuerySchema, SinisterPageSchema, SinisterSchema, UpdateSinisterBodySchema } from '@flotte/contract';
+import { ExportSinistersQuerySchema, CreateSinisterBodySchema, GuaranteeListSchema, ListSinistersQuerySchema, SinisterPageSchema, SinisterSchema, UpdateSinisterBodySchema } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../lib/register-routes.js';
 import { errorResponses } from '../../lib/route-schemas.js';
@@ -18,6 +18,7 @@ export const sinistersRoutes: FastifyPluginAsyncZod = async (app) => {
     tags,
     item: SinisterSchema,
     service,
+    export: { summary: 'Exporte la vue de la liste des sinistres (CSV ou Excel)', querystring: ExportSinistersQuerySchema },
     list: {
       summary: 'Sinistres de l’organisation, filtrés et paginés (actifs par défaut, les plus récents d’abord)',
       querystring: ListSinistersQuerySchema,

@@ -68,7 +68,7 @@ const register = registerService({
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un sinistre',
 });
-export const { getOne, archive, restore, hardDelete } = register;
+export const { getOne, archive, restore, hardDelete, exportFile } = register;
 
 /** A page of claims with the total cost of every claim the query matches (the list's declared sum). */
 export async function list(...args: Parameters<typeof register.list>) {

@@ -1,6 +1,6 @@
 import { and, eq, gte, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { ListVehiculeChoicesQuerySchema, ListVehiculesQuerySchema, normalizePlate, type VehiculeTypeCode } from '@flotte/contract';
+import { ListVehiculeChoicesQuerySchema, ListVehiculesQuerySchema, normalizePlate, VEHICULE_HEADERS as H, type VehiculeTypeCode, vehiculeTypeLabel } from '@flotte/contract';
 import { defineList, matching, value } from '../../db/list-kit.js';
 import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { vehicules } from '../../db/schema/vehicules.js';
@@ -48,6 +48,19 @@ export const vehiculeList = defineList({
     start: value((start) => or(isNull(vehicules.exitDate), gte(vehicules.exitDate, sql`${start}::date`))),
   },
   search,
+  exports: {
+    file: 'vehicules',
+    sheet: 'Véhicules',
+    columns: [
+      { header: H.immatriculation, type: 'plate', value: (v) => v.immatriculation, width: 16 },
+      { header: H.brand, type: 'text', value: (v) => v.brand, width: 18 },
+      { header: H.model, type: 'text', value: (v) => v.model, width: 18 },
+      { header: H.type, type: 'text', value: (v) => (v.type ? vehiculeTypeLabel(v.type) : null), width: 28 },
+      { header: H.circulationDate, type: 'date', value: (v) => v.circulationDate, width: 14 },
+      { header: H.entryDate, type: 'date', value: (v) => v.entryDate, width: 14 },
+      { header: H.exitDate, type: 'date', value: (v) => v.exitDate, width: 14 },
+    ],
+  },
 });
 
 /** The fleet's vehicles a form offers (the claim's vehicle): in service, by plate, light. */

@@ -1,4 +1,4 @@
-import { ArchiveVehiculeQuerySchema, CategoryParamsSchema, CreateVehiculeBodySchema, ListVehiculeChoicesQuerySchema, ListVehiculesQuerySchema, UpdateCategoryQuerySchema, UpdateCategoryResponseSchema, UpdateVehiculeBodySchema, VehiculeChoicePageSchema, VehiculePageSchema, VehiculeSchema } from '@flotte/contract';
+import { ExportVehiculesQuerySchema, ArchiveVehiculeQuerySchema, CategoryParamsSchema, CreateVehiculeBodySchema, ListVehiculeChoicesQuerySchema, ListVehiculesQuerySchema, UpdateCategoryQuerySchema, UpdateCategoryResponseSchema, UpdateVehiculeBodySchema, VehiculeChoicePageSchema, VehiculePageSchema, VehiculeSchema } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../lib/register-routes.js';
 import { errorResponses } from '../../lib/route-schemas.js';
@@ -21,6 +21,7 @@ export const vehiculesRoutes: FastifyPluginAsyncZod<VehiculesRoutesOptions> = as
       create: (db, ctx, body, origin) => service.create(db, ctx, body, notifier(origin)),
       update: (db, ctx, uuid, body, origin) => service.update(db, ctx, uuid, body, notifier(origin)),
     },
+    export: { summary: 'Exporte la vue de la liste des véhicules (CSV ou Excel)', querystring: ExportVehiculesQuerySchema },
     list: {
       summary: 'Véhicules de l’organisation, paginés (actifs par défaut, brouillons exclus)',
       querystring: ListVehiculesQuerySchema,

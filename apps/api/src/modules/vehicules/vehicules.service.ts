@@ -93,7 +93,7 @@ const shared = registerService({
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un véhicule',
 });
-export const { list, getOne, hardDelete } = shared;
+export const { list, getOne, hardDelete, exportFile } = shared;
 
 export function toVehiculeChoice(row: repo.VehiculeChoiceRow): VehiculeChoice {
   // The choice list holds no draft: every vehicle in it has its plate.

@@ -1,6 +1,7 @@
 import { DRIVER_SORT_COLUMNS, type Driver } from '@flotte/contract';
 import type { RecordDetailsProps } from '../../../components/register/record-dialog';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
+import { ExportButton } from '../../../components/register/export-button';
 import { lazyComponent, preloadAll } from '../../../components/lazy-component';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
 import { archiveEmptyState } from '../../../components/register/register-empty-state';
@@ -46,6 +47,7 @@ export default function DriversRoute() {
       <RegisterToolbar>
         <SearchField {...list.searchField} label={TEXTS.search} placeholder="Nom, prénom, e-mail ou téléphone" />
         <ArchiveFilter {...list.archiveFilter} label={TEXTS.status} />
+        <ExportButton path="/api/driver/export" query={list.apiQuery} what="les conducteurs" />
       </RegisterToolbar>
       <RegisterTable {...DRIVERS_TABLE} {...list.table} {...actions.table} empty={archiveEmptyState(TEXTS, list, actions.openCreate, actions.preload)} />
       <RegisterDialogs actions={actions} texts={TEXTS} form={DriverForm} details={DriverDetailsDialog} />

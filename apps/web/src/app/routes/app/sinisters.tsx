@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { AddButton } from '../../../components/register/add-button';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
+import { ExportButton } from '../../../components/register/export-button';
 import { lazyComponent, preloadAll } from '../../../components/lazy-component';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
 import { RegisterScreen, RegisterToolbar } from '../../../components/register/register-layout';
@@ -138,6 +139,7 @@ export default function SinistersRoute() {
               {activeFilters > 0 ? `Filtres (${activeFilters})` : 'Filtres'}
             </Button>
           )}
+          <ExportButton path="/api/sinister/export" query={list.apiQuery} what="les sinistres" />
         </RegisterToolbar>
         {/* Set by a link (the dashboard's top drivers), without a control of its own: shown on phones too. */}
         {driverLabel && <RemovableFilterChip label={driverLabel} onRemove={() => list.setFilter('driver', '')} />}

@@ -2,9 +2,10 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { VEHICULE_SORT_COLUMNS, type Vehicule } from '@flotte/contract';
 import type { RecordDetailsProps } from '../../../components/register/record-dialog';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { PeriodFilter } from '../../../components/register/period-filter';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
+import { ExportButton } from '../../../components/register/export-button';
 import { lazyComponent, preloadAll } from '../../../components/lazy-component';
 import { OpenedOnce } from '../../../components/register/lazy-dialog';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
@@ -15,7 +16,6 @@ import { RegisterTable } from '../../../components/register/register-table';
 import { SearchField } from '../../../components/register/search-field';
 import { useRegisterActions } from '../../../components/register/use-register-actions';
 import { useRegisterList } from '../../../components/register/use-register-list';
-import { LinkedSinisters } from '../../../features/sinisters/components/linked-sinisters';
 import { vehiculesFilters } from '../../../features/vehicules/api/update-vehicules-category';
 import { vehiculesApi } from '../../../features/vehicules/api/vehicules-api';
 import { BulkCategoryButton } from '../../../features/vehicules/components/bulk-category-button';
@@ -39,6 +39,8 @@ const VehiculeDetailsDialog = lazyComponent(() =>
       },
   ),
 );
+// Said in the permanent deletion's confirmation only: out of the list's first load.
+const LinkedSinisters = lazyComponent(() => import('../../../features/sinisters/components/linked-sinisters').then((module) => module.LinkedSinisters));
 const VehiculeArchiveDialog = lazyComponent(() =>
   import('../../../features/vehicules/components/vehicule-archive-dialog').then((module) => module.VehiculeArchiveDialog),
 );
@@ -53,10 +55,14 @@ export default function VehiculesRoute() {
     object: (vehicule) => `le véhicule ${vehiculeName(vehicule)}`,
     canDelete: canHardDelete(useCurrentUser()),
     deleteWarning: 'Pour un véhicule qui quitte la flotte, préférez « Archiver » : sa date de sortie reste connue.',
-    deleteDetails: (vehicule) => <LinkedSinisters vehicule={vehicule.uuid} />,
+    deleteDetails: (vehicule) => (
+      <Suspense fallback={null}>
+        <LinkedSinisters vehicule={vehicule.uuid} />
+      </Suspense>
+    ),
     onArchive: setToArchive,
     restoredDescription,
-    preload: () => preloadAll(VehiculeForm, VehiculeDetailsDialog, VehiculeArchiveDialog),
+    preload: () => preloadAll(VehiculeForm, VehiculeDetailsDialog, VehiculeArchiveDialog, LinkedSinisters),
   });
   const { types, start, end } = list.filters;
   const empty = archiveEmptyState(TEXTS, list, actions.openCreate, actions.preload);
@@ -71,6 +77,7 @@ export default function VehiculesRoute() {
             <CategoryFilter value={types} onChange={(value) => list.setFilter('types', value)} />
           </Box>
           <ArchiveFilter {...list.archiveFilter} label={TEXTS.status} />
+          <ExportButton path="/api/vehicule/export" query={list.apiQuery} what="les véhicules" />
         </RegisterToolbar>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start', justifyContent: 'space-between' }}>
           <PeriodFilter legend="Présents dans la flotte" start={start} end={end} onChange={list.setFilters} clearable />

@@ -2,7 +2,7 @@ import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { snackbar } from '../../../components/snackbar/snackbar';
-import { apiDownload } from '../../../lib/api-download';
+import { apiDownload, saveFile } from '../../../lib/api-download';
 
 export type RenewalReportButtonProps = {
   /** The dashboard's window (YYYY-MM-DD, both days included); the API's default when absent. */
@@ -11,20 +11,6 @@ export type RenewalReportButtonProps = {
   /** true, false, or undefined for every claim. */
   isDeclared?: boolean | undefined;
 };
-
-/** Hands the bytes to the browser as a download under the server's file name. */
-function save(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has started from the click; the object URL can go once the event loop turns.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 /**
  * « Rapport de sinistralité »: downloads the PDF of the window (GET /api/dashboard/renewal-report,
@@ -37,7 +23,7 @@ export function RenewalReportButton({ startDate, endDate, isDeclared }: RenewalR
     setBusy(true);
     try {
       const { blob, fileName } = await apiDownload('/api/dashboard/renewal-report', { accept: 'application/pdf', query: { startDate, endDate, isDeclared } });
-      save(blob, fileName ?? 'rapport-sinistralite.pdf');
+      saveFile(blob, fileName ?? 'rapport-sinistralite.pdf');
     } catch (error) {
       snackbar.show({ type: 'error', title: 'Erreur', description: error instanceof Error && error.message ? error.message : "Le rapport de sinistralité n'a pas pu être téléchargé" });
     } finally {
