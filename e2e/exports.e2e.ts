@@ -11,13 +11,7 @@ import { expectAccessible, launchBrowser, login, newPage, screenshot } from './s
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
-  // The run's first page: on 2 cores shared with other suites it showed its spinner for over 90 s
-  // at times (the server just started, its embedded database busy), longer than a locator waits.
-  const { context, page } = await newPage(browser);
-  await page.goto('/');
-  await page.getByLabel('Adresse e-mail').waitFor({ timeout: 150_000 });
-  await context.close();
-}, 180_000);
+});
 afterAll(async () => {
   await browser?.close();
 });
