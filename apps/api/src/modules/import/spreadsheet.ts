@@ -88,6 +88,15 @@ function detectSeparator(text: string): NonNullable<Sheet['separator']> {
   return order.reduce((best, c) => (counts[c] > counts[best] ? c : best), order[0]);
 }
 
+/**
+ * A CSV cell that a spreadsheet would run as a formula is written by exports (ours, and most
+ * tools') with a leading apostrophe: `'=…`, `'+44 …`, `'-…`, `'@…` (decision 028). Read back, the
+ * apostrophe goes, so that an exported file imports back unchanged; the value stays text here.
+ */
+export function unneutralised(cell: string): string {
+  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+}
+
 function readCsv(buffer: Buffer): Sheet {
   const { text, encoding } = decode(buffer);
   if (!looksLikeText(text)) throw fail(MESSAGES.notSpreadsheet);
@@ -103,7 +112,7 @@ function readCsv(buffer: Buffer): Sheet {
   for (let i = headerIndex + 1; i < records.length; i++) {
     const cells = records[i]!;
     if (cells.every((c) => c.trim() === '')) continue;
-    rows.push({ line: i + 1, cells: cells.map((c) => (c.trim() === '' ? null : c)) });
+    rows.push({ line: i + 1, cells: cells.map((c) => (c.trim() === '' ? null : unneutralised(c))) });
   }
   if (rows.length > IMPORT_LIMITS.maxRows) throw fail(MESSAGES.tooManyRows);
   if (rows.length === 0) throw fail(MESSAGES.noData);
