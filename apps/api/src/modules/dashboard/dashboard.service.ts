@@ -40,11 +40,11 @@ export function resolveWindow(q: WindowQuery, today = todayIso()): repo.ClaimWin
 }
 
 /** The fleet on a day from its movements (sorted by day): entered minus gone up to that day. */
-function fleetCounter(movements: { day: string; entered: number; removed: number }[]) {
+function fleetCounter(movements: { day: string; entered: number; gone: number }[]) {
   const days = movements.map((m) => m.day.padStart(10, '0'));
   const running: number[] = [];
   let total = 0;
-  for (const m of movements) running.push((total += m.entered - m.removed));
+  for (const m of movements) running.push((total += m.entered - m.gone));
   return (day: string) => {
     let lo = 0;
     let hi = days.length;
