@@ -48,29 +48,55 @@ export async function lossRatio(tx: ReadTx, w: ClaimWindow) {
   return { costCents: Number(row!.cost), earnedCents: Number(row!.earned) };
 }
 
-export async function claimCount(tx: ReadTx, w: ClaimWindow) {
-  const [row] = await rows<{ n: number }>(tx, sql`select coalesce(sum(t.claims), 0)::int as n from ${totalsIn('total', w)}`);
-  return row!.n;
-}
-
-export function periodsNewestFirst(tx: ReadTx) {
-  return rows<{ uuid: string; start_date: string; end_date: string; motors_count: number; cash_received_cents: string }>(
+/**
+ * A period (by uuid, or the latest one containing `on`) with the number of its claims, declared as
+ * asked; null when there is none.
+ */
+export async function periodClaims(tx: ReadTx, period: { uuid: string } | { on: string }, isDeclared: boolean | undefined) {
+  const which = 'uuid' in period ? sql`i.uuid = ${period.uuid}::uuid` : sql`i.start_date <= ${period.on}::date and i.end_date >= ${period.on}::date`;
+  const [row] = await rows<{ uuid: string; motors_count: number; claims: number }>(
     tx,
-    sql`select i.uuid, i.start_date::text, i.end_date::text, i.motors_count, i.cash_received_cents::text from indicators i order by i.start_date desc, i.end_date desc`,
+    sql`select i.uuid, i.motors_count,
+        (select coalesce(sum(t.claims), 0)::int from claim_daily_totals t
+         where t.breakdown = 'total' and t.day between i.start_date and i.end_date${declared(isDeclared, 't')}) as claims
+      from indicators i where ${which} order by i.start_date desc limit 1`,
   );
+  return row ?? null;
 }
 
 /**
- * The fleet's movements, one line per day: vehicles entering that day and vehicles gone from that
- * day on (the day after their exit, or after their archiving when no exit date was kept). The fleet
- * on any day is the running sum up to it: one pass over the days with a movement, whatever the
- * number of days asked. A vehicle without entry date has always been there (day 0001-01-01);
- * drafts (no plate) are not vehicles yet.
+ * The fleet's running count over its movements (vehicles entering on a day, vehicles gone from a
+ * day on: decision 022's rules, kept in fleet_daily_movements), read at the days `asked` gives.
+ * One sort of the days with a movement and the days asked, whatever their number: an asked day
+ * sorts after that day's movements, so it counts them.
  */
-export function fleetMovements(tx: ReadTx) {
-  return rows<{ day: string; entered: number; gone: number }>(
+const fleetAt = (asked: SQL): SQL =>
+  sql`select x.key, sum(x.delta) over (order by x.day, x.key nulls first) as vehicles
+      from (select m.day, m.entered - m.gone as delta, null::text as key from fleet_daily_movements m
+            union all select a.day, 0, a.key from (${asked}) a) x`;
+
+/** The fleet on each day (YYYY-MM-DD). */
+export function fleetOn(tx: ReadTx, days: string[]) {
+  return rows<{ day: string; vehicles: number }>(
     tx,
-    sql`select m.day::text, m.entered, m.gone from fleet_daily_movements m order by m.day`,
+    sql`select f.key as day, f.vehicles::int as vehicles
+      from (${fleetAt(sql`select d::date as day, d as key from unnest(string_to_array(${days.join(',')}, ',')) d`)}) f
+      where f.key is not null order by f.key`,
+  );
+}
+
+/** Every period, newest first, with the fleet on the day its half-difference counts it (today for the current one, else its last day). */
+export function periodsWithFleet(tx: ReadTx, today: string) {
+  return rows<{ uuid: string; start_date: string; end_date: string; motors_count: number; cash_received_cents: string; n1: number }>(
+    tx,
+    sql`with p as (
+        select i.uuid, i.start_date, i.end_date, i.motors_count, i.cash_received_cents,
+               case when i.start_date <= ${today}::date and ${today}::date <= i.end_date then ${today}::date else i.end_date end as counted_on
+        from indicators i
+      )
+      select p.uuid, p.start_date::text, p.end_date::text, p.motors_count, p.cash_received_cents::text, f.vehicles::int as n1
+      from p join (${fleetAt(sql`select p.counted_on as day, p.uuid::text as key from p`)}) f on f.key = p.uuid::text
+      order by p.start_date desc, p.end_date desc`,
   );
 }
 
