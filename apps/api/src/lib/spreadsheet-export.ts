@@ -5,7 +5,7 @@ import type { ExportColumn, ExportColumnType } from '../db/list-kit.js';
 
 /**
  * Spreadsheets the way French users open them (DOMAIN.md, "Spreadsheets French users bring";
- * decision 0XX-exports): CSV in UTF-8 with a BOM, `;` between fields, CRLF, dates dd/mm/yyyy,
+ * decision 028): CSV in UTF-8 with a BOM, `;` between fields, CRLF, dates dd/mm/yyyy,
  * amounts 1 234,56, plates AB-123-CD; XLSX with typed cells (dates, amounts in euros), the header
  * row frozen and filters on. Both are written batch after batch as the rows come (db/list-export.ts).
  */

@@ -3,19 +3,26 @@ import { dashboardConfigs } from '../../db/schema/indicators.js';
 import type { ReadTx, WriteTx } from '../../db/scope.js';
 
 /**
- * The dashboard's figures, each one statement. Claims are read through sinisters_dashboard_idx
- * (organization, date, the aggregated columns, archived claims left out: migration 0015), vehicles
- * through vehicules_fleet_idx. Amounts come back as text (bigint and numeric), counts as int.
+ * The dashboard's figures, each one statement. Claims are summed from their daily rollup
+ * (claim_daily_totals: per day and declared state, for the totals and for each breakdown) and the
+ * fleet from its daily movements (fleet_daily_movements), both kept by triggers in the transaction
+ * of every write (migration 0019, decision 029): a window reads a few rows
+ * per day, whatever the number of claims. Amounts come back as text (bigint and numeric), counts as int.
  */
 
 export type ClaimWindow = { startDate: string; endDate: string; isDeclared?: boolean | undefined };
 
-const declared = (isDeclared: boolean | undefined): SQL => (isDeclared === undefined ? sql`` : sql` and s.is_declared = ${isDeclared}`);
+const declared = (isDeclared: boolean | undefined, alias: string): SQL =>
+  isDeclared === undefined ? sql`` : sql` and ${sql.raw(alias)}.is_declared = ${isDeclared}`;
 
-/** Claims of the window: not archived, sinisterDate within both days, declared state as asked. */
+/** Claims of the window: not archived, sinisterDate within both days, declared state as asked (the top drivers read them one by one). */
 const claimsWhere = (w: ClaimWindow): SQL =>
-  sql`s.archived_at is null and s.sinister_date between ${w.startDate}::date and ${w.endDate}::date${declared(w.isDeclared)}`;
+  sql`s.archived_at is null and s.sinister_date between ${w.startDate}::date and ${w.endDate}::date${declared(w.isDeclared, 's')}`;
 const claimsIn = (w: ClaimWindow): SQL => sql`sinisters s where ${claimsWhere(w)}`;
+
+/** The same claims, as the rows of one breakdown of their daily rollup. */
+const totalsIn = (breakdown: 'total' | 'guarantee' | 'responsibility' | 'category', w: ClaimWindow): SQL =>
+  sql`claim_daily_totals t where t.breakdown = ${breakdown} and t.day between ${w.startDate}::date and ${w.endDate}::date${declared(w.isDeclared, 't')}`;
 
 async function rows<T>(tx: ReadTx | WriteTx, query: SQL): Promise<T[]> {
   const result = (await tx.execute(query)) as unknown as { rows: T[] };
@@ -31,7 +38,7 @@ export async function lossRatio(tx: ReadTx, w: ClaimWindow) {
   const [row] = await rows<{ cost: string; earned: string }>(
     tx,
     sql`select
-      (select coalesce(sum(s.total_cost_cents), 0)::text from ${claimsIn(w)}) as cost,
+      (select coalesce(sum(t.cost_cents), 0)::text from ${totalsIn('total', w)}) as cost,
       (select coalesce(round(sum(
          i.cash_received_cents::numeric
          * (least(i.end_date, ${w.endDate}::date) - greatest(i.start_date, ${w.startDate}::date) + 1)
@@ -41,50 +48,73 @@ export async function lossRatio(tx: ReadTx, w: ClaimWindow) {
   return { costCents: Number(row!.cost), earnedCents: Number(row!.earned) };
 }
 
-export async function claimCount(tx: ReadTx, w: ClaimWindow) {
-  const [row] = await rows<{ n: number }>(tx, sql`select count(*)::int as n from ${claimsIn(w)}`);
-  return row!.n;
-}
-
-export function periodsNewestFirst(tx: ReadTx) {
-  return rows<{ uuid: string; start_date: string; end_date: string; motors_count: number; cash_received_cents: string }>(
+/**
+ * A period (by uuid, or the latest one containing `on`) with the number of its claims, declared as
+ * asked; null when there is none.
+ */
+export async function periodClaims(tx: ReadTx, period: { uuid: string } | { on: string }, isDeclared: boolean | undefined) {
+  const which = 'uuid' in period ? sql`i.uuid = ${period.uuid}::uuid` : sql`i.start_date <= ${period.on}::date and i.end_date >= ${period.on}::date`;
+  const [row] = await rows<{ uuid: string; motors_count: number; claims: number }>(
     tx,
-    sql`select i.uuid, i.start_date::text, i.end_date::text, i.motors_count, i.cash_received_cents::text from indicators i order by i.start_date desc, i.end_date desc`,
+    sql`select i.uuid, i.motors_count,
+        (select coalesce(sum(t.claims), 0)::int from claim_daily_totals t
+         where t.breakdown = 'total' and t.day between i.start_date and i.end_date${declared(isDeclared, 't')}) as claims
+      from indicators i where ${which} order by i.start_date desc limit 1`,
   );
+  return row ?? null;
 }
 
 /**
- * The fleet's movements, one line per day: vehicles entering that day and vehicles gone from that
- * day on (the day after their exit, or after their archiving when no exit date was kept). The fleet
- * on any day is the running sum up to it: one pass over the vehicles, whatever the number of days
- * asked. A vehicle without entry date has always been there; drafts (no plate) are not vehicles yet.
+ * The fleet's running count over its movements (vehicles entering on a day, vehicles gone from a
+ * day on: decision 022's rules, kept in fleet_daily_movements), read at the days `asked` gives.
+ * One sort of the days with a movement and the days asked, whatever their number: an asked day
+ * sorts after that day's movements, so it counts them.
  */
-export function fleetMovements(tx: ReadTx) {
-  return rows<{ day: string; entered: number; removed: number }>(
+const fleetAt = (asked: SQL): SQL =>
+  sql`select x.key, sum(x.delta) over (order by x.day, x.key nulls first) as vehicles
+      from (select m.day, m.entered - m.gone as delta, null::text as key from fleet_daily_movements m
+            union all select a.day, 0, a.key from (${asked}) a) x`;
+
+/** The fleet on each day (YYYY-MM-DD). */
+export function fleetOn(tx: ReadTx, days: string[]) {
+  return rows<{ day: string; vehicles: number }>(
     tx,
-    sql`select e.day::text, sum(e.entered)::int as entered, sum(e.removed)::int as removed from (
-        select coalesce(v.entry_date, date '0001-01-01') as day, 1 as entered, 0 as removed
-          from vehicules v where v.immatriculation is not null
-        union all
-        select coalesce(v.exit_date, v.archived_at::date) + 1, 0, 1
-          from vehicules v where v.immatriculation is not null and coalesce(v.exit_date, v.archived_at::date) is not null
-      ) e group by e.day order by e.day`,
+    sql`select f.key as day, f.vehicles::int as vehicles
+      from (${fleetAt(sql`select d::date as day, d as key from unnest(string_to_array(${days.join(',')}, ',')) d`)}) f
+      where f.key is not null order by f.key`,
   );
 }
 
+/** Every period, newest first, with the fleet on the day its half-difference counts it (today for the current one, else its last day). */
+export function periodsWithFleet(tx: ReadTx, today: string) {
+  return rows<{ uuid: string; start_date: string; end_date: string; motors_count: number; cash_received_cents: string; n1: number }>(
+    tx,
+    sql`with p as (
+        select i.uuid, i.start_date, i.end_date, i.motors_count, i.cash_received_cents,
+               case when i.start_date <= ${today}::date and ${today}::date <= i.end_date then ${today}::date else i.end_date end as counted_on
+        from indicators i
+      )
+      select p.uuid, p.start_date::text, p.end_date::text, p.motors_count, p.cash_received_cents::text, f.vehicles::int as n1
+      from p join (${fleetAt(sql`select p.counted_on as day, p.uuid::text as key from p`)}) f on f.key = p.uuid::text
+      order by p.start_date desc, p.end_date desc`,
+  );
+}
+
+/** Months with at least one claim (the service adds the empty ones). */
 export function monthly(tx: ReadTx, w: ClaimWindow) {
   return rows<{ month: string; claims: number; cost: string }>(
     tx,
-    sql`select to_char(s.sinister_date, 'YYYY-MM') as month, count(*)::int as claims, sum(s.total_cost_cents)::text as cost
-      from ${claimsIn(w)} group by 1 order by 1`,
+    sql`select to_char(t.day, 'YYYY-MM') as month, sum(t.claims)::int as claims, sum(t.cost_cents)::text as cost
+      from ${totalsIn('total', w)} group by 1 having sum(t.claims) > 0 order by 1`,
   );
 }
 
 export function byGuarantee(tx: ReadTx, w: ClaimWindow) {
   return rows<{ guarantee_uuid: string | null; label: string | null; claims: number; cost: string }>(
     tx,
-    sql`select c.guarantee_uuid, g.label, c.claims, c.cost from (
-        select s.guarantee_uuid, count(*)::int as claims, sum(s.total_cost_cents) as cost from ${claimsIn(w)} group by 1
+    sql`select c.guarantee_uuid, g.label, c.claims, c.cost::text from (
+        select t.guarantee_uuid, sum(t.claims)::int as claims, sum(t.cost_cents) as cost from ${totalsIn('guarantee', w)}
+        group by 1 having sum(t.claims) > 0
       ) c left join guarantees g on g.uuid = c.guarantee_uuid
       order by c.cost desc, c.claims desc, g.label nulls last`,
   );
@@ -93,20 +123,18 @@ export function byGuarantee(tx: ReadTx, w: ClaimWindow) {
 export function byResponsibility(tx: ReadTx, w: ClaimWindow) {
   return rows<{ responsibility: string; claims: number; cost: string }>(
     tx,
-    sql`select case when s.responsibility_rate is null then 'unknown' when s.responsibility_rate = 0 then 'notAtFault'
-        when s.responsibility_rate = 100 then 'atFault' else 'shared' end as responsibility,
-        count(*)::int as claims, sum(s.total_cost_cents)::text as cost
-      from ${claimsIn(w)} group by 1`,
+    sql`select t.responsibility, sum(t.claims)::int as claims, sum(t.cost_cents)::text as cost
+      from ${totalsIn('responsibility', w)} group by 1 having sum(t.claims) > 0`,
   );
 }
 
+/** By the vehicle's current category (kept on the claim); no vehicle or no category is null. */
 export function byCategory(tx: ReadTx, w: ClaimWindow) {
   return rows<{ type: string | null; claims: number; cost: string }>(
     tx,
-    sql`select v.type, count(*)::int as claims, sum(s.total_cost_cents)::text as cost
-      from sinisters s left join vehicules v on v.uuid = s.vehicule_uuid
-      where ${claimsWhere(w)}
-      group by 1 order by sum(s.total_cost_cents) desc, count(*) desc, v.type nulls last`,
+    sql`select t.vehicule_type as type, sum(t.claims)::int as claims, sum(t.cost_cents)::text as cost
+      from ${totalsIn('category', w)}
+      group by 1 having sum(t.claims) > 0 order by sum(t.cost_cents) desc, sum(t.claims) desc, t.vehicule_type nulls last`,
   );
 }
 

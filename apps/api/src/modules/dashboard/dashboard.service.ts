@@ -15,7 +15,6 @@ import type { Database } from '../../db/client.js';
 import { readTenant, withTenant } from '../../db/scope.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
-import { periodOf } from '../indicators/indicators.service.js';
 import * as repo from './dashboard.repository.js';
 
 /** The window's query as parsed by DashboardWindowQuerySchema. */
@@ -39,24 +38,6 @@ export function resolveWindow(q: WindowQuery, today = todayIso()): repo.ClaimWin
   return { startDate, endDate, isDeclared: q.isDeclared };
 }
 
-/** The fleet on a day from its movements (sorted by day): entered minus gone up to that day. */
-function fleetCounter(movements: { day: string; entered: number; removed: number }[]) {
-  const days = movements.map((m) => m.day.padStart(10, '0'));
-  const running: number[] = [];
-  let total = 0;
-  for (const m of movements) running.push((total += m.entered - m.removed));
-  return (day: string) => {
-    let lo = 0;
-    let hi = days.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (days[mid]! <= day) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? 0 : running[lo - 1]!;
-  };
-}
-
 const euros = (cents: string | number) => centsToEuros(Number(cents));
 
 export async function lossRatio(db: Database, ctx: AuthContext, q: WindowQuery): Promise<LossRatio> {
@@ -73,36 +54,32 @@ export async function lossRatio(db: Database, ctx: AuthContext, q: WindowQuery):
 
 /** Claims of a period (the current one when no uuid is given) over its vehicles at start. */
 export async function claimFrequency(db: Database, ctx: AuthContext, q: { indicator?: string | undefined; isDeclared?: boolean | undefined }): Promise<ClaimFrequency> {
-  return readTenant(db, requireOrganization(ctx), async (tx) => {
-    const period = await periodOf(tx, q.indicator ?? null, todayIso());
-    if (!period) throw new NotFoundError(q.indicator ? 'Période introuvable' : "Aucune période ne contient la date d'aujourd'hui");
-    const claims = await repo.claimCount(tx, { startDate: period.startDate, endDate: period.endDate, isDeclared: q.isDeclared });
-    return { indicatorUuid: period.uuid, claims, motors: period.motorsCount, frequency: period.motorsCount === 0 ? null : (claims * 100) / period.motorsCount };
-  });
+  const period = await readTenant(db, requireOrganization(ctx), (tx) => repo.periodClaims(tx, q.indicator ? { uuid: q.indicator } : { on: todayIso() }, q.isDeclared));
+  if (!period) throw new NotFoundError(q.indicator ? 'Période introuvable' : "Aucune période ne contient la date d'aujourd'hui");
+  const { uuid, motors_count: motors, claims } = period;
+  return { indicatorUuid: uuid, claims, motors, frequency: motors === 0 ? null : (claims * 100) / motors };
 }
 export type { ClaimFrequencyQuery };
 
 /** Half-difference of every period, newest first (DOMAIN.md, product rule); amounts rounded once to the cent. */
 export async function halfDifferences(db: Database, ctx: AuthContext): Promise<HalfDifference[]> {
   const today = todayIso();
-  const { periods, fleet } = await readTenant(db, requireOrganization(ctx), async (tx) => ({ periods: await repo.periodsNewestFirst(tx), fleet: await repo.fleetMovements(tx) }));
-  const fleetOn = fleetCounter(fleet);
+  const periods = await readTenant(db, requireOrganization(ctx), (tx) => repo.periodsWithFleet(tx, today));
   return periods.map((p) => {
     const isCurrent = p.start_date <= today && today <= p.end_date;
-    const r = { ...p, counted_on: isCurrent ? today : p.end_date, n1: fleetOn(isCurrent ? today : p.end_date) };
-    const cash = Number(r.cash_received_cents);
-    const delta = r.n1 - r.motors_count;
+    const cash = Number(p.cash_received_cents);
+    const delta = p.n1 - p.motors_count;
     return {
-      indicatorUuid: r.uuid,
-      startDate: r.start_date,
-      endDate: r.end_date,
-      countedOn: r.counted_on,
+      indicatorUuid: p.uuid,
+      startDate: p.start_date,
+      endDate: p.end_date,
+      countedOn: isCurrent ? today : p.end_date,
       isCurrent,
-      n0: r.motors_count,
-      n1: r.n1,
-      unitPremium: r.motors_count === 0 ? null : centsToEuros(Math.round(cash / r.motors_count)),
+      n0: p.motors_count,
+      n1: p.n1,
+      unitPremium: p.motors_count === 0 ? null : centsToEuros(Math.round(cash / p.motors_count)),
       halfDifference: delta / 2,
-      regularisation: r.motors_count === 0 ? null : centsToEuros(Math.round((delta * cash) / (2 * r.motors_count))),
+      regularisation: p.motors_count === 0 ? null : centsToEuros(Math.round((delta * cash) / (2 * p.motors_count))),
     };
   });
 }
@@ -177,6 +154,6 @@ export async function fleetSize(db: Database, ctx: AuthContext, q: WindowQuery) 
     if (monthEnd >= w.startDate && monthEnd <= w.endDate) days.add(monthEnd);
   }
   days.add(w.endDate);
-  const fleetOn = fleetCounter(await readTenant(db, requireOrganization(ctx), (tx) => repo.fleetMovements(tx)));
-  return [...days].map((date) => ({ date, vehicles: fleetOn(date) }));
+  const counts = new Map((await readTenant(db, requireOrganization(ctx), (tx) => repo.fleetOn(tx, [...days]))).map((r) => [r.day, r.vehicles]));
+  return [...days].map((date) => ({ date, vehicles: counts.get(date) ?? 0 }));
 }

@@ -20,11 +20,6 @@ export async function findIndicatorOn(tx: ReadTx, day: string) {
   return row ?? null;
 }
 
-export async function findIndicator(tx: ReadTx, uuid: string) {
-  const [row] = await tx.select().from(indicators).where(eq(indicators.uuid, uuid));
-  return row ?? null;
-}
-
 /**
  * Serialises the writes of one organization's periods: two concurrent saves could each see no
  * overlap and together create one. The lock ends with the transaction.

@@ -1,6 +1,6 @@
 import { centsToEuros, eurosToCents, type Indicator, type SaveIndicatorsBody, todayIso } from '@flotte/contract';
 import type { Database } from '../../db/client.js';
-import { type ReadTx, readTenant, withTenant } from '../../db/scope.js';
+import { readTenant, withTenant } from '../../db/scope.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
 import * as repo from './indicators.repository.js';
@@ -100,9 +100,4 @@ export async function deleteIndicator(db: Database, ctx: AuthContext, uuid: stri
     if (!(await repo.deleteIndicator(tx, uuid))) throw new NotFoundError('Période introuvable');
     await repo.rechain(tx);
   });
-}
-
-/** The dashboard's way to a period inside its own read: by uuid, or the one containing `today`. */
-export function periodOf(tx: ReadTx, uuid: string | null, today: string) {
-  return uuid ? repo.findIndicator(tx, uuid) : repo.findIndicatorOn(tx, today);
 }
