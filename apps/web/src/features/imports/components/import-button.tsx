@@ -1,4 +1,3 @@
-import FileUpload from '@mui/icons-material/FileUpload';
 import Button from '@mui/material/Button';
 import type { ImportEntity } from '@flotte/contract';
 import { useState } from 'react';
@@ -15,7 +14,7 @@ export function ImportButton({ entity }: { entity: ImportEntity }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button variant="outlined" startIcon={<FileUpload />} onClick={() => setOpen(true)} {...intentProps(ImportDialog.preload)}>
+      <Button variant="outlined" onClick={() => setOpen(true)} {...intentProps(ImportDialog.preload)}>
         Importer
       </Button>
       <OpenedOnce open={open} onClose={() => setOpen(false)}>
