@@ -587,7 +587,7 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
   } else if (step === 4 && outcome) {
     body = <ResultStep entity={entity} outcome={outcome} reverted={reverted} />;
     actions = !reverted && (
-      <Button color="error" onClick={revert} disabled={busy !== null}>
+      <Button variant="outlined" onClick={revert} disabled={busy !== null}>
         Annuler l'import
       </Button>
     );
