@@ -249,7 +249,7 @@ function RowMessages({ title, rows, total, severity }: { title: string; rows: Im
               <Box component="strong" sx={{ color: severity === 'error' ? 'error.dark' : 'warning.dark' }}>
                 Ligne {row.line}
               </Box>
-              {row.column ? ` · ${row.column}` : ''} : {row.message}
+              {row.column && !row.message.startsWith(`${row.column} :`) ? ` · ${row.column}` : ''} : {row.message}
             </Typography>
           </Box>
         ))}
