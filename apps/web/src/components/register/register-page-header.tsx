@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
 import { DocumentTitle } from '../document-title';
 import { AddButton } from './add-button';
 import type { RegisterTexts } from './register-texts';
@@ -12,10 +13,12 @@ export type RegisterPageHeaderProps = {
   onAdd: () => void;
   /** The add button hovered, focused or touched: fetch the form (useRegisterActions' `preload`). */
   onAddIntent?: () => void;
+  /** Other actions of the register, before the add button (e.g. 'Importer'). */
+  actions?: ReactNode;
 };
 
 /** A register screen's top: its title, what it holds, and the button to add to it. */
-export function RegisterPageHeader({ texts, summary, onAdd, onAddIntent }: RegisterPageHeaderProps) {
+export function RegisterPageHeader({ texts, summary, onAdd, onAddIntent, actions }: RegisterPageHeaderProps) {
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', justifyContent: 'space-between', gap: 2 }}>
       <DocumentTitle title={texts.title} />
@@ -27,7 +30,10 @@ export function RegisterPageHeader({ texts, summary, onAdd, onAddIntent }: Regis
           {summary}
         </Typography>
       </Box>
-      <AddButton label={texts.add} onClick={onAdd} onIntent={onAddIntent} sx={{ flexShrink: 0 }} />
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, flexShrink: 0 }}>
+        {actions}
+        <AddButton label={texts.add} onClick={onAdd} onIntent={onAddIntent} />
+      </Box>
     </Box>
   );
 }

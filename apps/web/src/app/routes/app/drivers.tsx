@@ -6,6 +6,7 @@ import { lazyComponent, preloadAll } from '../../../components/lazy-component';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
 import { archiveEmptyState } from '../../../components/register/register-empty-state';
 import { RegisterScreen, RegisterToolbar } from '../../../components/register/register-layout';
+import { ImportButton } from '../../../features/imports/components/import-button';
 import { RegisterPageHeader } from '../../../components/register/register-page-header';
 import { RegisterTable } from '../../../components/register/register-table';
 import { SearchField } from '../../../components/register/search-field';
@@ -43,7 +44,8 @@ export default function DriversRoute() {
 
   return (
     <RegisterScreen>
-      <RegisterPageHeader texts={TEXTS} summary={list.loading ? undefined : TEXTS.counts(list.counts)} onAdd={actions.openCreate} onAddIntent={actions.preload} />
+      <RegisterPageHeader
+        actions={<ImportButton entity="driver" />} texts={TEXTS} summary={list.loading ? undefined : TEXTS.counts(list.counts)} onAdd={actions.openCreate} onAddIntent={actions.preload} />
       <RegisterToolbar>
         <SearchField {...list.searchField} label={TEXTS.search} placeholder="Nom, prénom, e-mail ou téléphone" />
         <ArchiveFilter {...list.archiveFilter} label={TEXTS.status} />

@@ -13,6 +13,7 @@ import { ExportButton } from '../../../components/register/export-button';
 import { lazyComponent, preloadAll } from '../../../components/lazy-component';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
 import { RegisterScreen, RegisterToolbar } from '../../../components/register/register-layout';
+import { ImportButton } from '../../../features/imports/components/import-button';
 import { RegisterPageHeader } from '../../../components/register/register-page-header';
 import { RegisterTable } from '../../../components/register/register-table';
 import { SearchField } from '../../../components/register/search-field';
@@ -113,6 +114,7 @@ export default function SinistersRoute() {
   return (
     <RegisterScreen>
       <RegisterPageHeader
+        actions={<ImportButton entity="sinister" />}
         texts={TEXTS}
         // '12 sinistres · 45 300,00 € du 01/01/2026 au 25/11/2026': the count and the total cost (paid and reserves) of the filter.
         summary={

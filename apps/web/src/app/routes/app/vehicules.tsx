@@ -11,6 +11,7 @@ import { OpenedOnce } from '../../../components/register/lazy-dialog';
 import { RegisterDialogs } from '../../../components/register/register-dialogs';
 import { archiveEmptyState } from '../../../components/register/register-empty-state';
 import { RegisterScreen, RegisterToolbar } from '../../../components/register/register-layout';
+import { ImportButton } from '../../../features/imports/components/import-button';
 import { RegisterPageHeader } from '../../../components/register/register-page-header';
 import { RegisterTable } from '../../../components/register/register-table';
 import { SearchField } from '../../../components/register/search-field';
@@ -69,7 +70,8 @@ export default function VehiculesRoute() {
 
   return (
     <RegisterScreen>
-      <RegisterPageHeader texts={TEXTS} summary={list.loading ? undefined : TEXTS.counts(list.counts)} onAdd={actions.openCreate} onAddIntent={actions.preload} />
+      <RegisterPageHeader
+        actions={<ImportButton entity="vehicule" />} texts={TEXTS} summary={list.loading ? undefined : TEXTS.counts(list.counts)} onAdd={actions.openCreate} onAddIntent={actions.preload} />
       <Box sx={{ display: 'grid', gap: 2 }}>
         <RegisterToolbar>
           <SearchField {...list.searchField} label={TEXTS.search} placeholder="Immatriculation, marque ou modèle" />

@@ -1,0 +1,238 @@
+import type { ImportPreview, ImportValidation } from '@flotte/contract';
+import { IMPORT_FIELDS } from '@flotte/contract';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { authStore } from '../../../lib/auth-store';
+import { queryKeys } from '../../../lib/query-keys';
+import { makeUser } from '../../../test/fixtures';
+import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
+import { renderWithProviders } from '../../../test/render';
+import { ImportDialog } from './import-dialog';
+
+configure({ asyncUtilTimeout: 4000 });
+
+const IMPORT_ID = '0b6f3a52-6c7e-4d51-9d0a-2f1f4f0f0a11';
+const VEHICULE_UUID = '7c1d2e3f-1111-4222-8333-944455556666';
+
+const preview: ImportPreview = {
+  importId: IMPORT_ID,
+  entity: 'vehicule',
+  fileName: 'flotte.csv',
+  format: 'csv',
+  encoding: 'utf-8',
+  separator: ';',
+  headers: ['Immat', 'Marque', 'Modèle', 'Divers'],
+  fields: [...IMPORT_FIELDS.vehicule],
+  suggestedMapping: { immatriculation: 0, brand: 1, model: null },
+  rowCount: 3,
+  sample: [
+    { line: 2, cells: ['AB-123-CD', 'Renault', 'Kangoo', 'x'] },
+    { line: 3, cells: ['EF-456-GH', 'Peugeot', 'Partner', 'y'] },
+    { line: 4, cells: ['', 'Citroën', 'Berlingo', 'z'] },
+  ],
+};
+
+const counts = { created: 2, updated: 0, unchanged: 0, skipped: 1, exited: 0 };
+const validation: ImportValidation = {
+  mode: 'upsert',
+  rowCount: 3,
+  valid: 2,
+  invalid: 1,
+  counts,
+  errors: [{ line: 4, field: 'immatriculation', column: 'Immat', message: "L'immatriculation est obligatoire" }],
+  errorCount: 1,
+  warnings: [],
+  compare: null,
+};
+
+/** XMLHttpRequest as the upload uses it: reports 50 % then 100 %, answers `answer`. */
+function fakeXhr(answer: { status: number; body: unknown }) {
+  const sent: FormData[] = [];
+  class FakeXhr {
+    status = 0;
+    responseText = '';
+    withCredentials = false;
+    upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    open() {}
+    setRequestHeader() {}
+    send(form: FormData) {
+      sent.push(form);
+      setTimeout(() => this.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 100 }), 0);
+      setTimeout(() => {
+        this.upload.onprogress?.({ lengthComputable: true, loaded: 100, total: 100 });
+        this.status = answer.status;
+        this.responseText = JSON.stringify(answer.body);
+        this.onload?.();
+      }, 300);
+    }
+  }
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  return sent;
+}
+
+function renderDialog(routes: MockRoute[], entity: 'vehicule' | 'driver' = 'vehicule') {
+  authStore.setSession('token', makeUser({ roles: ['USER'] }));
+  const fetch = mockFetch(routes);
+  const onClose = vi.fn();
+  const rendered = renderWithProviders(<ImportDialog entity={entity} open onClose={onClose} />);
+  const invalidate = vi.spyOn(rendered.queryClient, 'invalidateQueries');
+  return { ...rendered, ...fetch, onClose, invalidate };
+}
+
+const file = () => new File(['Immat;Marque;Modèle\nAB-123-CD;Renault;Kangoo\n'], 'flotte.csv', { type: 'text/csv' });
+
+async function upload() {
+  fireEvent.change(screen.getByLabelText('Fichier à importer'), { target: { files: [file()] } });
+  await screen.findByText(/flotte\.csv : 3 lignes, 4 colonnes/);
+}
+
+function bodyOf(calls: Request[], path: string) {
+  const call = calls.find((candidate) => new URL(candidate.url).pathname === path);
+  return call ? call.clone().json() : Promise.resolve(undefined);
+}
+
+beforeEach(() => authStore.clear());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('ImportDialog', () => {
+  it('uploads the file with its percent, maps the columns, checks, confirms, imports and reverts', async () => {
+    const sent = fakeXhr({ status: 200, body: preview });
+    const { calls, invalidate } = renderDialog([
+      { method: 'POST', path: `/api/import/${IMPORT_ID}/validate`, body: validation },
+      { method: 'POST', path: `/api/import/${IMPORT_ID}/commit`, body: { ...counts, importId: IMPORT_ID, status: 'committed' } },
+      { method: 'POST', path: `/api/import/${IMPORT_ID}/revert`, body: { restored: 2, left: [] } },
+    ]);
+    const user = userEvent.setup();
+
+    fireEvent.change(screen.getByLabelText('Fichier à importer'), { target: { files: [file()] } });
+    expect(await screen.findByText('Envoi de flotte.csv : 50 %')).toBeInTheDocument();
+    await screen.findByText(/flotte\.csv : 3 lignes, 4 colonnes \(séparateur « ; »\)/);
+    expect(sent[0]?.get('file')).toBeInstanceOf(File);
+
+    // The suggestion is kept; the required model is not linked yet: « Vérifier » waits for it.
+    expect(screen.getByText('À lier avant de continuer : Modèle.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Vérifier' })).toBeDisabled();
+    expect(screen.getByLabelText('Exemple : Immatriculation')).toHaveTextContent('AB-123-CD · EF-456-GH');
+    await user.click(screen.getByRole('combobox', { name: 'Modèle *' }));
+    await user.click(screen.getByRole('option', { name: 'Modèle' }));
+    expect(screen.getByLabelText('Exemple : Modèle')).toHaveTextContent('Kangoo · Partner · Berlingo');
+    // 'Ne pas lier' unlinks a field.
+    await user.click(screen.getByRole('combobox', { name: 'Marque *' }));
+    await user.click(screen.getByRole('option', { name: 'Ne pas lier' }));
+    expect(screen.getByRole('button', { name: 'Vérifier' })).toBeDisabled();
+    await user.click(screen.getByRole('combobox', { name: 'Marque *' }));
+    await user.click(screen.getByRole('option', { name: 'Marque' }));
+
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(await screen.findByText('lignes valides', { exact: false })).toHaveTextContent('2 lignes valides');
+    expect(screen.getByText('ligne invalide', { exact: false })).toHaveTextContent('1 ligne invalide');
+    expect(within(screen.getByRole('list', { name: 'Erreurs' })).getByText(/Ligne 4/).closest('p')).toHaveTextContent(
+      "Ligne 4 · Immat : L'immatriculation est obligatoire",
+    );
+    expect(await bodyOf(calls, `/api/import/${IMPORT_ID}/validate`)).toEqual({ mapping: { immatriculation: 0, brand: 1, model: 2 }, mode: 'upsert' });
+
+    await user.click(screen.getByRole('button', { name: 'Continuer' }));
+    expect(screen.getByText('2 véhicules à créer')).toBeInTheDocument();
+    expect(screen.getByText('1 ligne ignorée (invalide)')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Importer' }));
+    expect(await screen.findByText('Import terminé.')).toBeInTheDocument();
+    expect(screen.getByText('2 véhicules créés')).toBeInTheDocument();
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.vehicules.all });
+    expect(await bodyOf(calls, `/api/import/${IMPORT_ID}/commit`)).toEqual({ mapping: { immatriculation: 0, brand: 1, model: 2 }, mode: 'upsert' });
+
+    invalidate.mockClear();
+    await user.click(screen.getByRole('button', { name: "Annuler l'import" }));
+    expect(await screen.findByText(/Import annulé : 2 lignes rétablies/)).toBeInTheDocument();
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.vehicules.all });
+    expect(screen.queryByRole('button', { name: "Annuler l'import" })).not.toBeInTheDocument();
+  });
+
+  it('tells why a file is refused, and lets another one be chosen', async () => {
+    fakeXhr({ status: 400, body: apiErrorBody(400, "Ce fichier n'est pas un tableur : envoyez un fichier CSV ou Excel (.xlsx).") });
+    renderDialog([]);
+    fireEvent.change(screen.getByLabelText('Fichier à importer'), { target: { files: [file()] } });
+    expect(await screen.findByText("Ce fichier n'est pas un tableur : envoyez un fichier CSV ou Excel (.xlsx).")).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Choisir un fichier' })).toBeEnabled();
+  });
+
+  it('shows the French message of a failed check and stays on the columns', async () => {
+    fakeXhr({ status: 200, body: { ...preview, suggestedMapping: { immatriculation: 0, brand: 1, model: 2 } } });
+    renderDialog([{ method: 'POST', path: `/api/import/${IMPORT_ID}/validate`, status: 404, body: apiErrorBody(404, 'Import introuvable') }]);
+    await upload();
+    await userEvent.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(await screen.findByText('Import introuvable')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Vérifier' })).toBeEnabled();
+  });
+
+  it('does not go on when no row is valid', async () => {
+    fakeXhr({ status: 200, body: { ...preview, suggestedMapping: { immatriculation: 0, brand: 1, model: 2 } } });
+    renderDialog([{ method: 'POST', path: `/api/import/${IMPORT_ID}/validate`, body: { ...validation, valid: 0, invalid: 3 } }]);
+    await upload();
+    await userEvent.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(await screen.findByText(/^\s*lignes invalides$/)).toHaveTextContent('3 lignes invalides');
+    expect(screen.getByRole('button', { name: 'Continuer' })).toBeDisabled();
+  });
+
+  it('compare mode: only immatriculation is required, and the commit sends the ticked vehicles and the exits with their date', async () => {
+    fakeXhr({ status: 200, body: { ...preview, suggestedMapping: { immatriculation: 0 } } });
+    const compare = {
+      new: [{ key: 'AB123CD', immatriculation: 'AB-123-CD', uuid: null, line: 2, brand: 'Renault', model: 'Kangoo', changes: [] }],
+      changed: [
+        {
+          key: 'EF456GH',
+          immatriculation: 'EF-456-GH',
+          uuid: '5c1d2e3f-1111-4222-8333-944455556666',
+          line: 3,
+          brand: 'Peugeot',
+          model: 'Partner',
+          changes: [{ field: 'model', label: 'Modèle', old: 'Expert', new: 'Partner' }],
+        },
+      ],
+      missing: [{ key: 'GH789IJ', immatriculation: 'GH-789-IJ', uuid: VEHICULE_UUID, line: null, brand: 'Ford', model: 'Transit', changes: [] }],
+    };
+    const { calls } = renderDialog([
+      { method: 'POST', path: `/api/import/${IMPORT_ID}/validate`, body: { ...validation, mode: 'compare', invalid: 0, errors: [], errorCount: 0, compare } },
+      { method: 'POST', path: `/api/import/${IMPORT_ID}/commit`, body: { ...counts, created: 0, updated: 1, exited: 1, importId: IMPORT_ID, status: 'committed' } },
+    ]);
+    const user = userEvent.setup();
+    await upload();
+    expect(screen.getByRole('button', { name: 'Vérifier' })).toBeDisabled();
+    await user.click(screen.getByRole('radio', { name: /Comparer avec la flotte/ }));
+    expect(screen.getByRole('button', { name: 'Vérifier' })).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    await user.click(await screen.findByRole('button', { name: 'Continuer' }));
+
+    expect(screen.getByText('Modèle : Expert → Partner')).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'AB-123-CD — Renault Kangoo' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Sortie de GH-789-IJ — Ford Transit' }));
+    fireEvent.change(screen.getByLabelText('Date de sortie'), { target: { value: '2026-11-20' } });
+    await user.click(screen.getByRole('button', { name: 'Importer' }));
+    await screen.findByText('Import terminé.');
+    expect(screen.getByText('1 véhicule sorti de la flotte')).toBeInTheDocument();
+    expect(screen.getByText('1 véhicule mis à jour')).toBeInTheDocument();
+    expect(await bodyOf(calls, `/api/import/${IMPORT_ID}/commit`)).toEqual({
+      mapping: { immatriculation: 0 },
+      mode: 'compare',
+      selection: { new: [], changed: ['EF456GH'], exits: [{ uuid: VEHICULE_UUID, exitDate: '2026-11-20' }] },
+    });
+  });
+
+  it('shows a refused commit (409) in French and keeps the confirmation', async () => {
+    fakeXhr({ status: 200, body: { ...preview, suggestedMapping: { immatriculation: 0, brand: 1, model: 2 } } });
+    renderDialog([
+      { method: 'POST', path: `/api/import/${IMPORT_ID}/validate`, body: validation },
+      { method: 'POST', path: `/api/import/${IMPORT_ID}/commit`, status: 409, body: { ...apiErrorBody(409, 'Cet import a déjà été annulé.'), error: 'Conflict' } },
+    ]);
+    const user = userEvent.setup();
+    await upload();
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    await user.click(await screen.findByRole('button', { name: 'Continuer' }));
+    await user.click(screen.getByRole('button', { name: 'Importer' }));
+    expect(await screen.findByText('Cet import a déjà été annulé.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Importer' })).toBeEnabled());
+  });
+});
