@@ -179,14 +179,15 @@ describe('dashboard', () => {
 
     // A driver's at-fault claims over the 12 months ending on the window's last day (all claims).
     await page.goto('/dashboard');
-    const drivers = await get<{ firstName: string; lastName: string; atFaultClaims: number }[]>('/api/dashboard/top-drivers');
+    const drivers = await get<{ driverUuid: string; firstName: string; lastName: string; atFaultClaims: number }[]>('/api/dashboard/top-drivers');
     expect(drivers.length).toBeGreaterThan(0);
     const driver = drivers[0]!;
     const name = `${driver.firstName} ${driver.lastName}`;
     await page.getByRole('table', { name: 'Conducteurs les plus sinistrés' }).getByRole('link', { name: new RegExp(`de ${name}$`) }).click();
     await page.waitForURL('**/sinisters?**');
     const query = new URL(page.url()).searchParams;
-    expect([query.get('responsible'), query.get('search'), query.has('showDeclared')]).toEqual(['me', name, false]);
+    // The driver by its uuid (the `driver` filter), not a search by name that a namesake would share.
+    expect([query.get('responsible'), query.get('driver'), query.get('search'), query.has('showDeclared')]).toEqual(['me', driver.driverUuid, null, false]);
     await expect.poll(async () => text(await page.getByText(/ sinistres? · .* du /).first().textContent())).toMatch(new RegExp(`^${driver.atFaultClaims} sinistres? · `));
   });
 

@@ -38,7 +38,8 @@ function staleLock(pid: number): string {
 describe('one process per embedded data folder', () => {
   it('refuses a second server on the same folder (exit 1, folder untouched); the first keeps serving and loses nothing', async () => {
     const dataDir = seededDataDir();
-    const first = await startServer(dataDir);
+    // No job queue worker: its timers write on their own, and « untouched » must measure the second server and the commands alone.
+    const first = await startServer(dataDir, { JOBS_WORKER: 'false' });
     let before: string;
     let after: string;
     try {
