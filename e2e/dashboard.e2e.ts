@@ -177,26 +177,66 @@ describe('dashboard', () => {
     expect(new URL(page.url()).searchParams.get('garantee')).toBe(first.guaranteeUuid);
     await expect.poll(async () => text(await page.getByText(/ sinistres? · .* du /).first().textContent())).toMatch(new RegExp(`^${first.claims} sinistres? · `));
 
-    // A driver's at-fault claims over the 12 months ending on the window's last day (all claims).
+    // A driver's at-fault claims over the 12 months ending on the window's last day (all claims),
+    // by the driver's uuid: the claims screen names the driver in a removable chip.
     await page.goto('/dashboard');
-    const drivers = await get<{ driverUuid: string; firstName: string; lastName: string; atFaultClaims: number }[]>('/api/dashboard/top-drivers');
+    const drivers = await get<{ driverUuid: string; firstName: string; lastName: string; atFaultClaims: number; cost: number }[]>('/api/dashboard/top-drivers');
     expect(drivers.length).toBeGreaterThan(0);
     const driver = drivers[0]!;
     const name = `${driver.firstName} ${driver.lastName}`;
     await page.getByRole('table', { name: 'Conducteurs les plus sinistrés' }).getByRole('link', { name: new RegExp(`de ${name}$`) }).click();
     await page.waitForURL('**/sinisters?**');
     const query = new URL(page.url()).searchParams;
-    // The driver by its uuid (the `driver` filter), not a search by name that a namesake would share.
-    expect([query.get('responsible'), query.get('driver'), query.get('search'), query.has('showDeclared')]).toEqual(['me', driver.driverUuid, null, false]);
-    await expect.poll(async () => text(await page.getByText(/ sinistres? · .* du /).first().textContent())).toMatch(new RegExp(`^${driver.atFaultClaims} sinistres? · `));
+    const lossWindow = await get<LossRatio>('/api/dashboard/loss-ratio');
+    const yearBefore = new Date(`${lossWindow.endDate}T00:00:00Z`);
+    yearBefore.setUTCFullYear(yearBefore.getUTCFullYear() - 1);
+    yearBefore.setUTCDate(yearBefore.getUTCDate() + 1);
+    expect(Object.fromEntries(query)).toEqual({ startDate: yearBefore.toISOString().slice(0, 10), endDate: lossWindow.endDate, responsible: 'me', driver: driver.driverUuid });
+    const money = (amount: number) => text(amount.toLocaleString('fr-FR', { style: 'currency', currency: 'EUR' }));
+    await expect
+      .poll(async () => text(await page.getByText(/ sinistres? · .* du /).first().textContent()))
+      .toMatch(new RegExp(`^${driver.atFaultClaims} sinistres? · ${money(driver.cost)} du `));
+    const chip = page.getByRole('button', { name: `Conducteur : ${name} (retirer ce filtre)` });
+    await expect.poll(() => chip.isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Je suis responsable', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await expectAccessible(page);
+    await screenshot(page, 'sinisters-driver-filter-1366');
+    // Removed: the driver leaves the URL, the other filters stay.
+    await chip.click();
+    await expect.poll(() => new URL(page.url()).searchParams.has('driver')).toBe(false);
+    expect(new URL(page.url()).searchParams.get('responsible')).toBe('me');
+    await expect.poll(() => chip.count()).toBe(0);
   });
 
-  it('reads well on a phone', async () => {
-    const { page } = await newPage(browser, { width: 390, height: 844 });
+  it('reads well on a phone: tables as cards, nothing wider than the screen, a driver’s claims one tap away', async () => {
+    const { page, consoleErrors } = await newPage(browser, { width: 390, height: 844 });
     await openDashboard(page);
     await expect.poll(() => page.getByRole('list', { name: 'Sinistres par mois' }).getByRole('link').count()).toBeGreaterThan(0);
     await expect.poll(() => page.locator('svg.MuiChartsSvgLayer-root').count()).toBeGreaterThanOrEqual(4);
+    // The half-differences and the top drivers: one card per row, no table scrolling sideways.
+    const periods = await get<unknown[]>('/api/dashboard/half-differences');
+    await expect.poll(() => page.getByRole('list', { name: 'Demi-différence par période' }).getByRole('listitem').count()).toBe(periods.length);
+    expect(await page.getByRole('table').count()).toBe(0);
+    const sideways = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('main *')).filter((e) => e.scrollWidth > e.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX) && e.tagName !== 'INPUT').length,
+    );
+    expect(sideways).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(page);
     await screenshot(page, 'dashboard-390');
+
+    const drivers = await get<{ driverUuid: string; firstName: string; lastName: string }[]>('/api/dashboard/top-drivers');
+    const driver = drivers[0]!;
+    const name = `${driver.firstName} ${driver.lastName}`;
+    await page.getByRole('list', { name: 'Conducteurs les plus sinistrés' }).getByRole('link', { name: new RegExp(`de ${name}$`) }).click();
+    await page.waitForURL('**/sinisters?**');
+    expect(new URL(page.url()).searchParams.get('driver')).toBe(driver.driverUuid);
+    // On a phone the other filters fold behind « Filtres (3) »; the driver's chip stays in sight.
+    await expect.poll(() => page.getByRole('button', { name: `Conducteur : ${name} (retirer ce filtre)` }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Filtres (3)' }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectAccessible(page);
+    await screenshot(page, 'sinisters-driver-filter-390');
+    expect(consoleErrors).toEqual([]);
   });
 });
