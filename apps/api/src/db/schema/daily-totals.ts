@@ -10,6 +10,7 @@ import { organizations } from './organizations.js';
 
 /** The breakdowns a claims rollup row belongs to: one row per (day, declared) for the totals, and one per value of each breakdown. */
 export const CLAIM_BREAKDOWNS = ['total', 'guarantee', 'responsibility', 'category'] as const;
+export type ClaimBreakdown = (typeof CLAIM_BREAKDOWNS)[number];
 
 /**
  * The active (not archived) claims of a day: count and cost (paid + reserve, cents), per declared

@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { ClaimBreakdown } from '../../db/schema/daily-totals.js';
 import { dashboardConfigs } from '../../db/schema/indicators.js';
 import type { ReadTx, WriteTx } from '../../db/scope.js';
 
@@ -21,7 +22,7 @@ const claimsWhere = (w: ClaimWindow): SQL =>
 const claimsIn = (w: ClaimWindow): SQL => sql`sinisters s where ${claimsWhere(w)}`;
 
 /** The same claims, as the rows of one breakdown of their daily rollup. */
-const totalsIn = (breakdown: 'total' | 'guarantee' | 'responsibility' | 'category', w: ClaimWindow): SQL =>
+const totalsIn = (breakdown: ClaimBreakdown, w: ClaimWindow): SQL =>
   sql`claim_daily_totals t where t.breakdown = ${breakdown} and t.day between ${w.startDate}::date and ${w.endDate}::date${declared(w.isDeclared, 't')}`;
 
 async function rows<T>(tx: ReadTx | WriteTx, query: SQL): Promise<T[]> {
