@@ -75,6 +75,24 @@ describe('useListSearchParams', () => {
     expect(list().page).toBe(1);
   });
 
+  it('keeps a change made before the screen caught up with the previous one', () => {
+    // A toggle, then the guarantee at once, while the list of the toggle still loads: the second
+    // change is made from a render that has not seen the first.
+    const { list, url } = setup('/sinisters?page=2');
+    const stale = list();
+    act(() => stale.setFilter('types', 'PL'));
+    act(() => stale.setSortBy('-email'));
+    act(() => stale.setSearch('dup'));
+    expect(url()).toBe('/sinisters?types=PL&sortBy=-email&search=dup');
+    act(() => {
+      const again = list();
+      again.setFilter('types', '');
+      again.setFilters({ startDate: '2024-06-01' });
+    });
+    expect(url()).toBe('/sinisters?sortBy=-email&search=dup&startDate=2024-06-01');
+    expect(list()).toMatchObject({ sortBy: '-email', search: 'dup', filters: { types: '', startDate: '2024-06-01' } });
+  });
+
   it('writes a default back as nothing', () => {
     const { list, url } = setup('/drivers?sortBy=-lastName&archived=only&types=PL&startDate=2024-06-01&search=x');
     act(() => list().setSortBy('lastName'));

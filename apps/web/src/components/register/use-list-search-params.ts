@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 
 /** `column` ascending, `-column` descending: the API's `sortBy` syntax. */
@@ -109,18 +109,25 @@ export function useListSearchParams<TColumn extends string, TFilter extends stri
     return { page, search, sortBy, archive, filters, isFiltered };
   }, [searchParams, stableColumns, stableDefaults, defaultSort]);
 
-  /** One navigation per user action: functional updates of the same tick would overwrite each other. */
+  /**
+   * The URL as this hook last wrote or rendered it. A navigation renders in a transition that can
+   * wait for the list's data while the screen keeps the previous state: a second change made
+   * meanwhile (a toggle, then the guarantee at once) must start from the first one's URL, not from
+   * the stale render's, or it silently undoes the first. React Router's functional update gives the
+   * rendered params, so the hook keeps its own.
+   */
+  const latest = useRef(searchParams);
+  useLayoutEffect(() => {
+    latest.current = searchParams;
+  }, [searchParams]);
+
   const update = useCallback(
     (change: (next: URLSearchParams) => void, { resetPage = true, replace = false } = {}) => {
-      setSearchParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          change(next);
-          if (resetPage) next.delete(LIST_PARAM.page);
-          return next;
-        },
-        { replace, preventScrollReset: true },
-      );
+      const next = new URLSearchParams(latest.current);
+      change(next);
+      if (resetPage) next.delete(LIST_PARAM.page);
+      latest.current = next;
+      setSearchParams(next, { replace, preventScrollReset: true });
     },
     [setSearchParams],
   );
@@ -148,7 +155,7 @@ export function useListSearchParams<TColumn extends string, TFilter extends stri
   const setSearch = useCallback(
     (search: string) => {
       const value = search.trim();
-      const refining = value !== '' && (searchParams.get(LIST_PARAM.search) ?? '') !== '';
+      const refining = value !== '' && (latest.current.get(LIST_PARAM.search) ?? '') !== '';
       update(
         (next) => {
           if (value) next.set(LIST_PARAM.search, value);
@@ -157,7 +164,7 @@ export function useListSearchParams<TColumn extends string, TFilter extends stri
         { replace: refining },
       );
     },
-    [update, searchParams],
+    [update],
   );
 
   const setSortBy = useCallback(
