@@ -1,8 +1,8 @@
 import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { apiDownload, saveFile } from '../../lib/api-download';
 import { snackbar } from '../snackbar/snackbar';
+import { AnchoredMenu } from './anchored-menu';
 
 const FORMATS = [
   { format: 'csv', label: 'CSV', hint: 'Séparateur « ; », pour Excel et les tableurs', accept: 'text/csv' },
@@ -33,18 +33,12 @@ export function ExportMenu({ anchor, onClose, path, query, what }: ExportMenuPro
   }
 
   return (
-    <Menu
-      anchorEl={anchor}
-      open={anchor !== null}
-      onClose={onClose}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-    >
+    <AnchoredMenu anchor={anchor} onClose={onClose}>
       {FORMATS.map((format) => (
         <MenuItem key={format.format} onClick={() => void download(format)}>
           <ListItemText primary={format.label} secondary={format.hint} />
         </MenuItem>
       ))}
-    </Menu>
+    </AnchoredMenu>
   );
 }

@@ -3,10 +3,10 @@ import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import type { ReactNode } from 'react';
 import { intentProps } from './intent';
+import { AnchoredMenu } from './anchored-menu';
 
 export type RowAction = {
   /** Menu item text, e.g. 'Archiver'. */
@@ -43,13 +43,7 @@ export type RowActionsMenuProps = {
 /** The actions of one row; the dangerous ones last, after a divider. */
 export function RowActionsMenu({ anchor, actions, onClose }: RowActionsMenuProps) {
   return (
-    <Menu
-      anchorEl={anchor}
-      open={anchor !== null}
-      onClose={onClose}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-    >
+    <AnchoredMenu anchor={anchor} onClose={onClose}>
       {actions.flatMap((action, index) => {
         const item = (
           <MenuItem
@@ -67,6 +61,6 @@ export function RowActionsMenu({ anchor, actions, onClose }: RowActionsMenuProps
         );
         return action.danger && index > 0 && !actions[index - 1]?.danger ? [<Divider key={`${action.label}-divider`} />, item] : [item];
       })}
-    </Menu>
+    </AnchoredMenu>
   );
 }

@@ -1,0 +1,17 @@
+import Menu from '@mui/material/Menu';
+import type { ReactNode } from 'react';
+
+/** A menu opened by a button, under it and aligned on its right edge; closed when `anchor` is null. */
+export function AnchoredMenu({ anchor, onClose, children }: { anchor: HTMLElement | null; onClose: () => void; children: ReactNode }) {
+  return (
+    <Menu
+      anchorEl={anchor}
+      open={anchor !== null}
+      onClose={onClose}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+    >
+      {children}
+    </Menu>
+  );
+}
