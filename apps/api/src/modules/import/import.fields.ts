@@ -1,12 +1,15 @@
 import {
   CompareVehiculeRowSchema,
   CreateDriverBodySchema,
+  DRIVER_HEADERS,
   IMPORT_FIELDS,
   type ImportEntity,
   type ImportMapping,
   type ImportMode,
   ImportSinisterRowSchema,
   ImportVehiculeRowSchema,
+  SINISTER_HEADERS,
+  VEHICULE_HEADERS,
 } from '@flotte/contract';
 import type { z } from 'zod';
 import {
@@ -31,53 +34,66 @@ type Parser = (cell: Cell) => Parsed<unknown>;
 /** How each target field reads a cell, and the headers French (and English) files give it. */
 type FieldSpec = { parse: Parser; synonyms: string[] };
 
+/**
+ * A field's synonyms, the header our own export writes for it first (contract's
+ * spreadsheet-headers.ts), folded like a file's header: an exported file maps back by itself.
+ */
+function withExportHeader<T extends Record<string, string>>(headers: T, specs: Record<string, FieldSpec>): Record<string, FieldSpec> {
+  return Object.fromEntries(
+    Object.entries(specs).map(([field, spec]) => {
+      const header = headers[field];
+      return [field, header === undefined ? spec : { ...spec, synonyms: [...new Set([foldHeader(header), ...spec.synonyms])] }];
+    }),
+  );
+}
+
 const PLATE_SYNONYMS = ['immatriculation', 'immat', 'immatriculation vehicule', 'n immatriculation', 'no immatriculation', 'numero immatriculation', 'plaque', 'registration', 'plate', 'license plate', 'licence plate'];
 
 const SPECS: Record<ImportEntity, Record<string, FieldSpec>> = {
-  driver: {
-    lastName: { parse: parseText, synonyms: ['nom', 'nom de famille', 'nom du conducteur', 'nom conducteur', 'last name', 'lastname', 'surname', 'family name'] },
-    firstName: { parse: parseText, synonyms: ['prenom', 'prenom du conducteur', 'prenom conducteur', 'first name', 'firstname', 'given name'] },
-    phone: { parse: parsePhone, synonyms: ['telephone', 'tel', 'tel portable', 'portable', 'mobile', 'tel mobile', 'gsm', 'numero de telephone', 'n telephone', 'phone', 'phone number'] },
-    email: { parse: parseText, synonyms: ['email', 'e mail', 'mail', 'courriel', 'adresse e mail', 'adresse email', 'adresse mail', 'e mail address'] },
-  },
-  vehicule: {
+  driver: withExportHeader(DRIVER_HEADERS, {
+    lastName: { parse: parseText, synonyms: ['nom de famille', 'nom du conducteur', 'nom conducteur', 'last name', 'lastname', 'surname', 'family name'] },
+    firstName: { parse: parseText, synonyms: ['prenom du conducteur', 'prenom conducteur', 'first name', 'firstname', 'given name'] },
+    phone: { parse: parsePhone, synonyms: ['tel', 'tel portable', 'portable', 'mobile', 'tel mobile', 'gsm', 'numero de telephone', 'n telephone', 'phone', 'phone number'] },
+    email: { parse: parseText, synonyms: ['email', 'mail', 'courriel', 'adresse e mail', 'adresse email', 'adresse mail', 'e mail address'] },
+  }),
+  vehicule: withExportHeader(VEHICULE_HEADERS, {
     immatriculation: { parse: parseText, synonyms: PLATE_SYNONYMS },
-    brand: { parse: parseText, synonyms: ['marque', 'brand', 'make', 'constructeur'] },
-    model: { parse: parseText, synonyms: ['modele', 'model', 'modele commercial'] },
-    type: { parse: parseVehiculeType, synonyms: ['categorie', 'type', 'genre', 'type de vehicule', 'categorie de vehicule', 'category', 'vehicle type'] },
+    brand: { parse: parseText, synonyms: ['brand', 'make', 'constructeur'] },
+    model: { parse: parseText, synonyms: ['model', 'modele commercial'] },
+    type: { parse: parseVehiculeType, synonyms: ['type', 'genre', 'type de vehicule', 'categorie de vehicule', 'category', 'vehicle type'] },
     circulationDate: {
       parse: parseFrenchDate,
-      synonyms: ['date de mise en circulation', 'mise en circulation', 'date de 1ere mise en circulation', 'date 1ere mise en circulation', 'dmec', 'mec', 'date mec', 'date de premiere immatriculation', 'first registration'],
+      synonyms: ['mise en circulation', 'date de 1ere mise en circulation', 'date 1ere mise en circulation', 'dmec', 'mec', 'date mec', 'date de premiere immatriculation', 'first registration'],
     },
-    entryDate: { parse: parseFrenchDate, synonyms: ['date d entree', 'date entree', 'entree', 'date d entree dans la flotte', 'entree flotte', 'entry date', 'date debut', 'debut'] },
-    exitDate: { parse: parseFrenchDate, synonyms: ['date de sortie', 'date sortie', 'sortie', 'sortie flotte', 'exit date', 'date fin', 'fin'] },
-  },
-  sinister: {
+    entryDate: { parse: parseFrenchDate, synonyms: ['date entree', 'entree', 'date d entree dans la flotte', 'entree flotte', 'entry date', 'date debut', 'debut'] },
+    exitDate: { parse: parseFrenchDate, synonyms: ['date sortie', 'sortie', 'sortie flotte', 'exit date', 'date fin', 'fin'] },
+  }),
+  sinister: withExportHeader(SINISTER_HEADERS, {
     sinisterIntermediateRef: {
       parse: parseText,
-      synonyms: ['n sinistre', 'no sinistre', 'num sinistre', 'numero de sinistre', 'numero sinistre', 'n de sinistre', 'ref sinistre', 'reference sinistre', 'reference', 'ref', 'n dossier', 'numero de dossier', 'claim number', 'claim ref', 'claim reference'],
+      synonyms: ['no sinistre', 'num sinistre', 'numero de sinistre', 'numero sinistre', 'n de sinistre', 'ref sinistre', 'reference sinistre', 'reference', 'ref', 'n dossier', 'numero de dossier', 'claim number', 'claim ref', 'claim reference'],
     },
     sinisterDate: {
       parse: parseFrenchDate,
-      synonyms: ['date de survenance', 'date survenance', 'survenance', 'date du sinistre', 'date sinistre', 'date de l accident', 'date accident', 'date', 'loss date', 'date of loss'],
+      synonyms: ['date survenance', 'survenance', 'date du sinistre', 'date sinistre', 'date de l accident', 'date accident', 'date', 'loss date', 'date of loss'],
     },
     immatriculation: { parse: parseText, synonyms: PLATE_SYNONYMS },
     driver: { parse: parseText, synonyms: ['conducteur', 'nom du conducteur', 'chauffeur', 'driver', 'driver name'] },
-    city: { parse: parseText, synonyms: ['ville', 'lieu', 'commune', 'lieu du sinistre', 'city', 'location'] },
-    status: { parse: parseSinisterStatus, synonyms: ['statut', 'etat', 'situation', 'etat du dossier', 'status'] },
-    openedAt: { parse: parseFrenchDate, synonyms: ['date d ouverture', 'ouverture', 'date de declaration', 'date declaration', 'opened'] },
-    closedAt: { parse: parseFrenchDate, synonyms: ['date de cloture', 'cloture', 'date de fermeture', 'closed'] },
-    totalCost: { parse: parseFrenchAmount, synonyms: ['cout total', 'cout', 'charge', 'charge totale', 'charge sinistre', 'montant total', 'total', 'total cost', 'cout du sinistre'] },
-    paidAmount: { parse: parseFrenchAmount, synonyms: ['regle', 'regles', 'montant regle', 'reglements', 'paye', 'paiements', 'montant paye', 'paid'] },
-    reserveAmount: { parse: parseFrenchAmount, synonyms: ['provision', 'provisions', 'reserve', 'reserves', 'sap', 'montant provisionne'] },
-    responsibilityRate: { parse: parsePercentage, synonyms: ['taux de responsabilite', 'responsabilite', 'taux resp', 'resp', 'taux responsabilite', 'responsibility'] },
-    ida: { parse: parseFrenchBoolean, synonyms: ['ida', 'convention ida'] },
-    hasHumanInjury: { parse: parseFrenchBoolean, synonyms: ['dommages corporels', 'corporel', 'blesses', 'blessure', 'human injury'] },
-    damagedVehicule: { parse: parseFrenchBoolean, synonyms: ['vehicule endommage', 'degats vehicule', 'dommages vehicule', 'damaged vehicle'] },
-    isThirdImplicated: { parse: parseFrenchBoolean, synonyms: ['tiers implique', 'tiers', 'third party'] },
-    isDeclared: { parse: parseFrenchBoolean, synonyms: ['declare', 'sinistre declare', 'declared'] },
-    description: { parse: parseText, synonyms: ['circonstances', 'description', 'commentaire', 'commentaires', 'observations', 'libelle'] },
-  },
+    city: { parse: parseText, synonyms: ['lieu', 'commune', 'lieu du sinistre', 'city', 'location'] },
+    status: { parse: parseSinisterStatus, synonyms: ['etat', 'situation', 'etat du dossier', 'status'] },
+    openedAt: { parse: parseFrenchDate, synonyms: ['ouverture', 'date de declaration', 'date declaration', 'opened'] },
+    closedAt: { parse: parseFrenchDate, synonyms: ['cloture', 'date de fermeture', 'closed'] },
+    totalCost: { parse: parseFrenchAmount, synonyms: ['cout', 'charge', 'charge totale', 'charge sinistre', 'montant total', 'total', 'total cost', 'cout du sinistre'] },
+    paidAmount: { parse: parseFrenchAmount, synonyms: ['regles', 'montant regle', 'reglements', 'paye', 'paiements', 'montant paye', 'paid'] },
+    reserveAmount: { parse: parseFrenchAmount, synonyms: ['provisions', 'reserve', 'reserves', 'sap', 'montant provisionne'] },
+    responsibilityRate: { parse: parsePercentage, synonyms: ['taux de responsabilite', 'taux resp', 'resp', 'taux responsabilite', 'responsibility'] },
+    ida: { parse: parseFrenchBoolean, synonyms: ['convention ida'] },
+    hasHumanInjury: { parse: parseFrenchBoolean, synonyms: ['corporel', 'blesses', 'blessure', 'human injury'] },
+    damagedVehicule: { parse: parseFrenchBoolean, synonyms: ['degats vehicule', 'dommages vehicule', 'damaged vehicle'] },
+    isThirdImplicated: { parse: parseFrenchBoolean, synonyms: ['tiers', 'third party'] },
+    isDeclared: { parse: parseFrenchBoolean, synonyms: ['sinistre declare', 'declared'] },
+    description: { parse: parseText, synonyms: ['description', 'commentaire', 'commentaires', 'observations', 'libelle'] },
+  }),
 };
 
 export function fieldsOf(entity: ImportEntity) {
