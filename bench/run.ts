@@ -419,8 +419,8 @@ async function dashboard(origin: string) {
  * 0XX-exports), one at a time: the time to the last byte, the bytes, and the server's RSS sampled
  * every 100 ms. Targets: under 10 s each, and a flat memory (RSS growth under 100 MB).
  */
-async function exportScenario(server: Server) {
-  const [token] = await logIn(server.origin, [GIANT_EMAIL], PASSWORD);
+async function exportScenario(server: Server, email = GIANT_EMAIL, title = 'Export de la géante (100 000 véhicules)') {
+  const [token] = await logIn(server.origin, [email], PASSWORD);
   const headers = { authorization: `Bearer ${token!}` };
   const cases: [string, string][] = [
     ['CSV, tous les véhicules actifs', 'format=csv'],
@@ -464,7 +464,7 @@ async function exportScenario(server: Server) {
     rows.push(`| ${name} | ${status} | ${rowCount} | ${(bytes / 1024 / 1024).toFixed(1)} | ${elapsed.toFixed(1)} | ${megabytes(before)} | ${megabytes(peak)} | +${megabytes(growth)} |`);
     console.log(rows.at(-1));
   }
-  section('Export de la géante (100 000 véhicules)', [
+  section(title, [
     'Un téléchargement à la fois, lu jusqu’au dernier octet ; RSS du serveur relevée toutes les 100 ms.',
     '',
     '| Export | Statut | Lignes | Mo | Durée (s) | RSS avant | RSS max | Croissance |',
@@ -720,6 +720,12 @@ function importSection(title: string, result: Awaited<ReturnType<typeof importSc
   ]);
 }
 
+/** The organization the largest import filled, exported as the export scenario does (same cases, same targets). */
+async function exportAfterImport(server: Server, largest: { email: string; rows: number } | null, database: string) {
+  if (!largest) return;
+  await exportScenario(server, largest.email, `Export des ${largest.rows.toLocaleString('fr-FR')} véhicules importés (${database})`);
+}
+
 async function importsOnPostgres() {
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -733,7 +739,9 @@ async function importsOnPostgres() {
   rmSync(files, { recursive: true, force: true });
   const server = await startServer({ DATABASE_URL: url, DATA_DIR: files });
   try {
-    importSection('Import de véhicules (PostgreSQL)', await importScenario(server, (label) => importOrganization(handle, label), PASSWORD, IMPORT_SIZES, IMPORT_REPEAT));
+    const result = await importScenario(server, (label) => importOrganization(handle, label), PASSWORD, IMPORT_SIZES, IMPORT_REPEAT);
+    importSection('Import de véhicules (PostgreSQL)', result);
+    await exportAfterImport(server, result.largest, 'PostgreSQL');
   } finally {
     await server.stop();
     await handle.close();
@@ -752,7 +760,9 @@ async function importsOnPglite() {
   await handle.close();
   const server = await startServer({ DATA_DIR: folder });
   try {
-    importSection('Import de véhicules (PGlite)', await importScenario(server, async () => emails.shift()!, PASSWORD, IMPORT_SIZES, IMPORT_REPEAT));
+    const result = await importScenario(server, async () => emails.shift()!, PASSWORD, IMPORT_SIZES, IMPORT_REPEAT);
+    importSection('Import de véhicules (PGlite)', result);
+    await exportAfterImport(server, result.largest, 'PGlite');
   } finally {
     await server.stop();
     rmSync(folder, { recursive: true, force: true });
