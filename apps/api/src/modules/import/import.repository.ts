@@ -7,6 +7,7 @@ import { importChanges, imports } from '../../db/schema/imports.js';
 import { sinisters } from '../../db/schema/sinisters.js';
 import { users } from '../../db/schema/users.js';
 import { vehicules } from '../../db/schema/vehicules.js';
+import { claimColumns } from '../sinisters/sinisters.service.js';
 
 export type ImportRow = typeof imports.$inferSelect;
 export type ImportEntityName = ImportRow['entity'];
@@ -84,29 +85,10 @@ export function activeVehicules(tx: ReadTx) {
     .where(and(isNull(vehicules.archivedAt), isNotNull(vehicules.immatriculation)));
 }
 
+/** Active claims with a reference: the list's claim columns, and the claim's own links (not the joined rows'). */
 export function activeSinisters(tx: ReadTx) {
   return tx
-    .select({
-      uuid: sinisters.uuid,
-      sinisterIntermediateRef: sinisters.sinisterIntermediateRef,
-      sinisterDate: sinisters.sinisterDate,
-      city: sinisters.city,
-      ida: sinisters.ida,
-      hasHumanInjury: sinisters.hasHumanInjury,
-      damagedVehicule: sinisters.damagedVehicule,
-      isThirdImplicated: sinisters.isThirdImplicated,
-      isDeclared: sinisters.isDeclared,
-      responsibilityRate: sinisters.responsibilityRate,
-      status: sinisters.status,
-      openedAt: sinisters.openedAt,
-      closedAt: sinisters.closedAt,
-      paidCents: sinisters.paidCents,
-      reserveCents: sinisters.reserveCents,
-      description: sinisters.description,
-      vehiculeUuid: sinisters.vehiculeUuid,
-      driverUuid: sinisters.driverUuid,
-      immatriculation: sinisters.immatriculation,
-    })
+    .select({ ...claimColumns, vehiculeUuid: sinisters.vehiculeUuid, driverUuid: sinisters.driverUuid })
     .from(sinisters)
     .where(and(isNull(sinisters.archivedAt), isNotNull(sinisters.sinisterIntermediateRef)));
 }
