@@ -123,17 +123,25 @@ const jsonValue = (value: unknown) => (value instanceof Date ? value.toISOString
  */
 function byColumns(table: PgTable, rows: { values: Values; extra?: Values }[]) {
   const { uuid: _uuid, organizationUuid: _org, createdAt: _created, updatedAt: _updated, ...columns } = columnsOf(table);
-  const groups = new Map<string, { keys: string[]; rows: Values[] }>();
+  const groups = new Map<string, { keys: string[]; rows: { values: Values; extra?: Values }[] }>();
   for (const row of rows) {
     const keys = Object.keys(columns).filter((k) => row.values[k] !== undefined);
     const signature = keys.join(',');
     let group = groups.get(signature);
     if (!group) groups.set(signature, (group = { keys, rows: [] }));
-    const json: Values = { ...row.extra };
-    for (const k of keys) json[columns[k]!.name] = jsonValue(row.values[k]);
-    group.rows.push(json);
+    group.rows.push(row);
   }
-  return [...groups.values()].map((g) => ({ columns: g.keys.map((k) => columns[k]!), rows: g.rows }));
+  return [...groups.values()].map((g) => ({
+    columns: g.keys.map((k) => columns[k]!),
+    size: g.rows.length,
+    /** Rows from..to as the statement's JSON (keyed by column name), made one chunk at a time. */
+    json: (from: number, to: number) =>
+      g.rows.slice(from, to).map((row) => {
+        const out: Values = { ...row.extra };
+        for (const k of g.keys) out[columns[k]!.name] = jsonValue(row.values[k]);
+        return out;
+      }),
+  }));
 }
 
 const ident = (name: string) => sql.identifier(name);
@@ -157,8 +165,8 @@ export async function insertCreated(tx: WriteTx, table: PgTable, rows: Values[],
   for (const group of byColumns(table, rows.map((values) => ({ values })))) {
     const names = list(group.columns.map((c) => ident(c.name)));
     const selected = list(group.columns.map((c) => sql`r.${ident(c.name)}`));
-    for (let i = 0; i < group.rows.length; i += WRITE_CHUNK) {
-      const part = group.rows.slice(i, i + WRITE_CHUNK);
+    for (let i = 0; i < group.size; i += WRITE_CHUNK) {
+      const part = group.json(i, i + WRITE_CHUNK);
       await tx.execute(sql`
         WITH created AS (
           INSERT INTO ${table} (organization_uuid, created_at, updated_at, ${names})
@@ -182,8 +190,8 @@ export async function updateMany(tx: WriteTx, table: PgTable, rows: { uuid: stri
   const now = sql`${updatedAt.toISOString()}::timestamptz`;
   for (const group of byColumns(table, rows.map((r) => ({ values: r.set, extra: { uuid: r.uuid } })))) {
     const assignments = list([...group.columns.map((c) => sql`${ident(c.name)} = r.${ident(c.name)}`), sql`updated_at = ${now}`]);
-    for (let i = 0; i < group.rows.length; i += WRITE_CHUNK) {
-      const part = group.rows.slice(i, i + WRITE_CHUNK);
+    for (let i = 0; i < group.size; i += WRITE_CHUNK) {
+      const part = group.json(i, i + WRITE_CHUNK);
       await tx.execute(sql`
         UPDATE ${table} AS t SET ${assignments}
         FROM jsonb_to_recordset(${json(part)}) AS r(${shape(group.columns, [sql`uuid uuid`])})
