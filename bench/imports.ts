@@ -70,6 +70,31 @@ function multipart(fileName: string, content: Buffer) {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The server's RSS sampled every 100 ms from `start` until stop() (which answers the peak). One
+ * sample at a time: a busy server answers late, and the samples must not pile up.
+ */
+export function rssSampler(server: { rss(): Promise<number> }, start: number) {
+  let peak = start;
+  let sampling = true;
+  const loop = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, await server.rss());
+      await sleep(100);
+    }
+  })();
+  return {
+    get peak() {
+      return peak;
+    },
+    async stop() {
+      sampling = false;
+      await loop;
+      return peak;
+    },
+  };
+}
 const MB = 1024 * 1024;
 const megabytes = (bytes: number) => `${Math.round(bytes / MB)} Mo`;
 
@@ -86,59 +111,49 @@ async function json<T>(response: Response, what: string): Promise<T> {
 export async function timeImport(server: ImportServer, token: string, label: string, file: Buffer, rows: number): Promise<ImportRun> {
   const headers = { authorization: `Bearer ${token}` };
   await sleep(500);
-  let peak = await server.rss();
-  const start = peak;
-  let sampling = true;
-  // One sample at a time: a busy server answers late, and the samples must not pile up.
-  const sampler = (async () => {
-    while (sampling) {
-      peak = Math.max(peak, await server.rss());
-      await sleep(100);
-    }
-  })();
+  const start = await server.rss();
+  let peak = start;
   const phases: Phase[] = [];
   const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
     const before = await server.rss();
-    const peakBefore = peak;
-    peak = before;
+    const sampler = rssSampler(server, before);
     const started = performance.now();
-    const result = await work();
-    const seconds = (performance.now() - started) / 1000;
-    const after = await server.rss();
-    phases.push({ name, seconds, before, peak: Math.max(peak, after), after });
-    peak = Math.max(peak, peakBefore, after);
-    return result;
+    try {
+      const result = await work();
+      const seconds = (performance.now() - started) / 1000;
+      const after = await server.rss();
+      const phasePeak = Math.max(await sampler.stop(), after);
+      phases.push({ name, seconds, before, peak: phasePeak, after });
+      peak = Math.max(peak, phasePeak);
+      return result;
+    } finally {
+      await sampler.stop();
+    }
   };
-  let counts: unknown;
-  try {
-    const { body, contentType } = multipart(`vehicules-${rows}.csv`, file);
-    const preview = await phase('Envoi + aperçu', async () =>
-      json<{ importId: string; suggestedMapping: Record<string, number | null>; rowCount: number }>(
-        await fetch(`${server.origin}/api/import/vehicule/preview`, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body }),
-        'aperçu',
-      ),
-    );
-    if (preview.rowCount !== rows) throw new Error(`aperçu : ${preview.rowCount} lignes lues, ${rows} attendues`);
-    const payload = JSON.stringify({ mapping: preview.suggestedMapping, mode: 'upsert' });
-    const post = (action: string) => fetch(`${server.origin}/api/import/${preview.importId}/${action}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: payload });
-    const validation = await phase('Validation', async () => json<{ invalid: number }>(await post('validate'), 'validation'));
-    if (validation.invalid !== 0) throw new Error(`validation : ${validation.invalid} lignes invalides`);
-    counts = await phase(rows > 5_000 ? 'Application (tâche de fond)' : 'Application', async () => {
-      const result = await json<{ status: string }>(await post('commit'), 'application');
-      if (result.status !== 'queued') return result;
-      for (;;) {
-        await sleep(100);
-        const state = await json<{ status: string; counts: unknown; error: string | null }>(await fetch(`${server.origin}/api/import/${preview.importId}`, { headers }), 'suivi');
-        if (state.status === 'committed') return state.counts;
-        if (state.status === 'failed') throw new Error(`application en tâche de fond : ${state.error}`);
-      }
-    });
-  } finally {
-    sampling = false;
-    await sampler;
-  }
+  const { body, contentType } = multipart(`vehicules-${rows}.csv`, file);
+  const preview = await phase('Envoi + aperçu', async () =>
+    json<{ importId: string; suggestedMapping: Record<string, number | null>; rowCount: number }>(
+      await fetch(`${server.origin}/api/import/vehicule/preview`, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body }),
+      'aperçu',
+    ),
+  );
+  if (preview.rowCount !== rows) throw new Error(`aperçu : ${preview.rowCount} lignes lues, ${rows} attendues`);
+  const payload = JSON.stringify({ mapping: preview.suggestedMapping, mode: 'upsert' });
+  const post = (action: string) => fetch(`${server.origin}/api/import/${preview.importId}/${action}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: payload });
+  const validation = await phase('Validation', async () => json<{ invalid: number }>(await post('validate'), 'validation'));
+  if (validation.invalid !== 0) throw new Error(`validation : ${validation.invalid} lignes invalides`);
+  const counts: unknown = await phase(rows > 5_000 ? 'Application (tâche de fond)' : 'Application', async () => {
+    const result = await json<{ status: string }>(await post('commit'), 'application');
+    if (result.status !== 'queued') return result;
+    for (;;) {
+      await sleep(100);
+      const state = await json<{ status: string; counts: unknown; error: string | null }>(await fetch(`${server.origin}/api/import/${preview.importId}`, { headers }), 'suivi');
+      if (state.status === 'committed') return state.counts;
+      if (state.status === 'failed') throw new Error(`application en tâche de fond : ${state.error}`);
+    }
+  });
   const after = await server.rss();
-  return { label, rows, phases, total: phases.reduce((s, p) => s + p.seconds, 0), before: start, peak: Math.max(peak, ...phases.map((p) => p.peak)), after, counts };
+  return { label, rows, phases, total: phases.reduce((s, p) => s + p.seconds, 0), before: start, peak, after, counts };
 }
 
 export type ImportCase = { label: string; rows: number; changed: boolean; /** Into the organization of the previous case (a re-import). */ again: boolean; target: { seconds: number; growthMb?: number } };

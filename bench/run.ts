@@ -40,7 +40,7 @@ import { type DatabaseHandle, openPglite, openPostgres } from '../apps/api/src/d
 import { withSystem } from '../apps/api/src/db/scope.js';
 import { hashPassword } from '../apps/api/src/lib/passwords.js';
 import { createOrganization, createUser, linkUser } from '../apps/api/src/seed/factories.js';
-import { IMPORT_TABLE_HEAD, importCases, importScenario } from './imports.js';
+import { IMPORT_TABLE_HEAD, importCases, importScenario, rssSampler } from './imports.js';
 import { KIND_IDS, KINDS, type LoadResult, logIn, MIX_TIMEOUT, MixStats, percentile, runGiant, runMix, runUrl } from './mix.js';
 import { countTypical, removeCreatedDrivers, removeTypical, seedTypical, type Sql, type Tenant, loadTenants, typicalOrganizations } from './typical.js';
 
@@ -433,15 +433,7 @@ async function exportScenario(server: Server, email = GIANT_EMAIL, title = 'Expo
   for (const [name, query] of cases) {
     await sleep(1000);
     const before = await server.rss();
-    let peak = before;
-    // One sample at a time: a busy server answers late, and the samples must not pile up.
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        peak = Math.max(peak, await server.rss());
-        await sleep(100);
-      }
-    })();
+    const sampler = rssSampler(server, before);
     const started = performance.now();
     let bytes = 0;
     let lines = 0;
@@ -453,10 +445,10 @@ async function exportScenario(server: Server, email = GIANT_EMAIL, title = 'Expo
         for (const byte of chunk) if (byte === 0x0a) lines++;
       }
     } finally {
-      sampling = false;
-      await sampler;
+      await sampler.stop();
     }
     const elapsed = (performance.now() - started) / 1000;
+    const peak = sampler.peak;
     const growth = peak - before;
     const status = response.status;
     if (status !== 200 || elapsed >= 10 || growth >= 100 * 1024 * 1024) failing.push(name);
