@@ -99,7 +99,7 @@ const MB = 1024 * 1024;
 const megabytes = (bytes: number) => `${Math.round(bytes / MB)} Mo`;
 
 type Phase = { name: string; seconds: number; before: number; peak: number; after: number };
-export type ImportRun = { label: string; rows: number; phases: Phase[]; total: number; before: number; peak: number; after: number; counts: unknown };
+export type ImportRun = { label: string; rows: number; phases: Phase[]; total: number; before: number; peak: number; after: number; counts: unknown; /** Measured after the total, outside it. */ revert?: Phase };
 
 async function json<T>(response: Response, what: string): Promise<T> {
   const text = await response.text();
@@ -108,7 +108,7 @@ async function json<T>(response: Response, what: string): Promise<T> {
 }
 
 /** One import, preview to commit, timed phase by phase with the server's RSS. */
-export async function timeImport(server: ImportServer, token: string, label: string, file: Buffer, rows: number): Promise<ImportRun> {
+export async function timeImport(server: ImportServer, token: string, label: string, file: Buffer, rows: number, revert = false): Promise<ImportRun> {
   const headers = { authorization: `Bearer ${token}` };
   await sleep(500);
   const start = await server.rss();
@@ -153,17 +153,31 @@ export async function timeImport(server: ImportServer, token: string, label: str
     }
   });
   const after = await server.rss();
-  return { label, rows, phases, total: phases.reduce((s, p) => s + p.seconds, 0), before: start, peak, after, counts };
+  const run: ImportRun = { label, rows, phases, total: phases.reduce((s, p) => s + p.seconds, 0), before: start, peak, after, counts };
+  if (revert) {
+    await phase('Annulation (hors total)', async () => json<{ restored: number }>(await fetch(`${server.origin}/api/import/${preview.importId}/revert`, { method: 'POST', headers }), 'annulation'));
+    run.revert = phases.pop()!;
+  }
+  return run;
 }
 
-export type ImportCase = { label: string; rows: number; changed: boolean; /** Into the organization of the previous case (a re-import). */ again: boolean; target: { seconds: number; growthMb?: number } };
+export type ImportCase = {
+  label: string;
+  rows: number;
+  changed: boolean;
+  /** Into the organization of the previous case (a re-import). */
+  again: boolean;
+  /** Then reverted (timed apart, outside the total). */
+  revert: boolean;
+  target: { seconds: number; growthMb?: number };
+};
 
 export function importCases(sizes: number[]): ImportCase[] {
   const cases: ImportCase[] = [];
   for (const rows of sizes) {
     const target = rows <= 10_000 ? { seconds: 3, growthMb: 200 } : { seconds: 30 };
-    cases.push({ label: `${rows.toLocaleString('fr-FR')} véhicules nouveaux`, rows, changed: false, again: false, target });
-    if (rows <= 10_000) cases.push({ label: `${rows.toLocaleString('fr-FR')} véhicules à nouveau, un tiers modifiés`, rows, changed: true, again: true, target });
+    cases.push({ label: `${rows.toLocaleString('fr-FR')} véhicules nouveaux`, rows, changed: false, again: false, revert: false, target });
+    if (rows <= 10_000) cases.push({ label: `${rows.toLocaleString('fr-FR')} véhicules à nouveau, un tiers modifiés`, rows, changed: true, again: true, revert: true, target });
   }
   return cases;
 }
@@ -194,8 +208,8 @@ export async function importScenario(server: ImportServer, makeOrganization: Mak
         if (!largest || c.rows >= largest.rows) largest = { email, rows: c.rows };
       }
       const file = fileOf(c.rows, c.changed);
-      const run = await timeImport(server, token, c.label, file, c.rows);
-      console.log(`  ${c.label}, essai ${attempt + 1}/${repeat} : ${run.phases.map((p) => `${p.name} ${p.seconds.toFixed(2)} s`).join(', ')} ; total ${run.total.toFixed(2)} s ; RSS ${megabytes(run.before)} → max ${megabytes(run.peak)} → ${megabytes(run.after)} ; ${JSON.stringify(run.counts)}`);
+      const run = await timeImport(server, token, c.label, file, c.rows, c.revert);
+      console.log(`  ${c.label}, essai ${attempt + 1}/${repeat} : ${run.phases.map((p) => `${p.name} ${p.seconds.toFixed(2)} s`).join(', ')} ; total ${run.total.toFixed(2)} s${run.revert ? ` (puis annulation ${run.revert.seconds.toFixed(2)} s)` : ''} ; RSS ${megabytes(run.before)} → max ${megabytes(run.peak)} → ${megabytes(run.after)} ; ${JSON.stringify(run.counts)}`);
       const previous = best.get(c);
       if (!previous || run.total < previous.total) best.set(c, run);
     }
@@ -207,8 +221,11 @@ export async function importScenario(server: ImportServer, makeOrganization: Mak
     if (!ok) failing.push(c.label);
     const target = `< ${c.target.seconds} s${c.target.growthMb ? `, RSS + < ${c.target.growthMb} Mo` : ''}`;
     for (const p of run.phases) lines.push(`| ${c.label} | ${p.name} | ${p.seconds.toFixed(2)} | ${megabytes(p.before)} | ${megabytes(p.peak)} | ${megabytes(p.after)} | | |`);
+    const r = run.revert;
+    const revertLine = r ? [`| ${c.label} | ${r.name} | ${r.seconds.toFixed(2)} | ${megabytes(r.before)} | ${megabytes(r.peak)} | ${megabytes(r.after)} | | |`] : [];
     lines.push(
       `| **${c.label}** | **total** | **${run.total.toFixed(2)}** | ${megabytes(run.before)} | ${megabytes(run.peak)} (+${megabytes(growth)}) | ${megabytes(run.after)} | ${target} | ${ok ? 'oui' : '**non**'} |`,
+      ...revertLine,
     );
   }
   return { lines, failing, largest, file: (rows: number) => (fileOf(rows, false).length / MB).toFixed(1) };
