@@ -101,12 +101,14 @@ type Values = Record<string, unknown>;
 type Column = { name: string; getSQLType(): string };
 
 /**
- * A table's columns by property name (the keys of the values the service builds), each with its
- * name in the database (the schema names columns by their keys, snake_cased by the client).
+ * A table's writable columns by property name (the keys of the values the service builds), each
+ * with its name in the database (the schema names columns by their keys, snake_cased by the client).
  */
 function columnsOf(table: PgTable): Record<string, Column> {
   const out: Record<string, Column> = {};
   for (const [key, column] of Object.entries(getTableColumns(table))) {
+    // A generated column is never written (drizzle's insert leaves it out too).
+    if (column.generated) continue;
     const name = column.keyAsName ? toSnakeCase(column.name) : column.name;
     out[key] = { name, getSQLType: () => column.getSQLType() };
   }
