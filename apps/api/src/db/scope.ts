@@ -45,7 +45,8 @@ async function writeTransaction<T>(db: Database, scope: SQL, fn: (tx: WriteTx) =
 /**
  * Runs hook once the transaction of withTenant or withSystem that `tx` is has committed (a job
  * sent in it is visible then: its worker is woken). Returns false, and never runs hook, for any
- * other transaction (a nested one, a read).
+ * other transaction (a nested one, a read). A hook must not throw: it runs after the commit, and
+ * the caller would see a committed change fail.
  */
 export function afterCommit(tx: WriteTx, hook: () => void): boolean {
   const hooks = committedHooks.get(tx);
