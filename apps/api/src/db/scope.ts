@@ -27,17 +27,39 @@ function inTurn<T>(db: Database, key: string, fn: () => Promise<T>): Promise<T> 
   return share ? share.run(key, fn) : fn();
 }
 
+/** What each open write transaction runs once it has committed (afterCommit). */
+const committedHooks = new WeakMap<object, (() => void)[]>();
+
+/** A write transaction with its scope; its afterCommit hooks run once it has committed, never after a rollback. */
+async function writeTransaction<T>(db: Database, scope: SQL, fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+  const hooks: (() => void)[] = [];
+  const result = await db.transaction(async (tx) => {
+    committedHooks.set(tx, hooks);
+    await tx.execute(scope);
+    return fn(tx);
+  });
+  for (const hook of hooks) hook();
+  return result;
+}
+
+/**
+ * Runs hook once the transaction of withTenant or withSystem that `tx` is has committed (a job
+ * sent in it is visible then: its worker is woken). Returns false, and never runs hook, for any
+ * other transaction (a nested one, a read). A hook must not throw: it runs after the commit, and
+ * the caller would see a committed change fail.
+ */
+export function afterCommit(tx: WriteTx, hook: () => void): boolean {
+  const hooks = committedHooks.get(tx);
+  hooks?.push(hook);
+  return hooks !== undefined;
+}
+
 /**
  * Runs fn in a transaction scoped to one organization: row-level security then hides every
  * other organization's rows, even from a query that forgets its WHERE.
  */
 export function withTenant<T>(db: Database, organizationUuid: string, fn: (tx: WriteTx) => Promise<T>): Promise<T> {
-  return inTurn(db, organizationUuid, () =>
-    db.transaction(async (tx) => {
-      await tx.execute(tenantScope(organizationUuid));
-      return fn(tx);
-    }),
-  );
+  return inTurn(db, organizationUuid, () => writeTransaction(db, tenantScope(organizationUuid), fn));
 }
 
 /**
@@ -45,12 +67,7 @@ export function withTenant<T>(db: Database, organizationUuid: string, fn: (tx: W
  * that check access themselves use it; feature data (drivers, vehicles, claims…) never does.
  */
 export function withSystem<T>(db: Database, fn: (tx: WriteTx) => Promise<T>): Promise<T> {
-  return inTurn(db, SYSTEM_KEY, () =>
-    db.transaction(async (tx) => {
-      await tx.execute(systemScope);
-      return fn(tx);
-    }),
-  );
+  return inTurn(db, SYSTEM_KEY, () => writeTransaction(db, systemScope, fn));
 }
 
 /** A REPEATABLE READ, READ ONLY transaction: every statement of fn sees the same snapshot. */

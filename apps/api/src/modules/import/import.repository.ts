@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { toSnakeCase } from 'drizzle-orm/casing';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { drivers } from '../../db/schema/drivers.js';
@@ -6,6 +7,7 @@ import { importChanges, imports } from '../../db/schema/imports.js';
 import { sinisters } from '../../db/schema/sinisters.js';
 import { users } from '../../db/schema/users.js';
 import { vehicules } from '../../db/schema/vehicules.js';
+import { claimColumns } from '../sinisters/sinisters.service.js';
 
 export type ImportRow = typeof imports.$inferSelect;
 export type ImportEntityName = ImportRow['entity'];
@@ -83,56 +85,135 @@ export function activeVehicules(tx: ReadTx) {
     .where(and(isNull(vehicules.archivedAt), isNotNull(vehicules.immatriculation)));
 }
 
+/** Active claims with a reference: the list's claim columns, and the claim's own links (not the joined rows'). */
 export function activeSinisters(tx: ReadTx) {
   return tx
-    .select({
-      uuid: sinisters.uuid,
-      sinisterIntermediateRef: sinisters.sinisterIntermediateRef,
-      sinisterDate: sinisters.sinisterDate,
-      city: sinisters.city,
-      ida: sinisters.ida,
-      hasHumanInjury: sinisters.hasHumanInjury,
-      damagedVehicule: sinisters.damagedVehicule,
-      isThirdImplicated: sinisters.isThirdImplicated,
-      isDeclared: sinisters.isDeclared,
-      responsibilityRate: sinisters.responsibilityRate,
-      status: sinisters.status,
-      openedAt: sinisters.openedAt,
-      closedAt: sinisters.closedAt,
-      paidCents: sinisters.paidCents,
-      reserveCents: sinisters.reserveCents,
-      description: sinisters.description,
-      vehiculeUuid: sinisters.vehiculeUuid,
-      driverUuid: sinisters.driverUuid,
-      immatriculation: sinisters.immatriculation,
-    })
+    .select({ ...claimColumns, vehiculeUuid: sinisters.vehiculeUuid, driverUuid: sinisters.driverUuid })
     .from(sinisters)
     .where(and(isNull(sinisters.archivedAt), isNotNull(sinisters.sinisterIntermediateRef)));
 }
 
 const CHUNK = 1_000;
+/** Rows per set-based statement: one JSON parameter of ≈ 1 MB, one run of the statement triggers. */
+export const WRITE_CHUNK = 5_000;
 
-/** Inserts rows by chunks (the registers' statement triggers keep their counts and versions); their uuids in order. */
-export async function insertMany(tx: WriteTx, table: PgTable, rows: Record<string, unknown>[], onChunk?: (done: number) => void): Promise<string[]> {
-  const uuids: string[] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const inserted = await tx
-      .insert(table)
-      .values(rows.slice(i, i + CHUNK) as never)
-      .returning({ uuid: (table as unknown as { uuid: typeof drivers.uuid }).uuid });
-    uuids.push(...inserted.map((r) => r.uuid));
-    onChunk?.(uuids.length);
+type Values = Record<string, unknown>;
+type Column = { name: string; getSQLType(): string };
+
+/**
+ * A table's writable columns by property name (the keys of the values the service builds), each
+ * with its name in the database (the schema names columns by their keys, snake_cased by the client).
+ */
+function columnsOf(table: PgTable): Record<string, Column> {
+  const out: Record<string, Column> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    // A generated column is never written (drizzle's insert leaves it out too).
+    if (column.generated) continue;
+    const name = column.keyAsName ? toSnakeCase(column.name) : column.name;
+    out[key] = { name, getSQLType: () => column.getSQLType() };
   }
-  return uuids;
+  return out;
 }
 
-export async function updateOne(tx: WriteTx, table: PgTable, uuid: string, values: Record<string, unknown>) {
-  const key = (table as unknown as { uuid: typeof drivers.uuid }).uuid;
-  await tx.update(table).set(values as never).where(eq(key, uuid));
+/** A value as JSON gives it to jsonb_to_recordset (a Date as its ISO text). */
+const jsonValue = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
+
+/**
+ * Rows grouped by the columns they carry (defined values only, unknown keys dropped, in the
+ * table's order): each group is one statement that names only its columns, so a column a row
+ * leaves undefined keeps its default, as drizzle's insert and update do.
+ */
+function byColumns(table: PgTable, rows: { values: Values; extra?: Values }[]) {
+  const { uuid: _uuid, organizationUuid: _org, createdAt: _created, updatedAt: _updated, ...columns } = columnsOf(table);
+  const groups = new Map<string, { keys: string[]; rows: { values: Values; extra?: Values }[] }>();
+  for (const row of rows) {
+    const keys = Object.keys(columns).filter((k) => row.values[k] !== undefined);
+    const signature = keys.join(',');
+    let group = groups.get(signature);
+    if (!group) groups.set(signature, (group = { keys, rows: [] }));
+    group.rows.push(row);
+  }
+  return [...groups.values()].map((g) => ({
+    columns: g.keys.map((k) => columns[k]!),
+    size: g.rows.length,
+    /** Rows from..to as the statement's JSON (keyed by column name), made one chunk at a time. */
+    json: (from: number, to: number) =>
+      g.rows.slice(from, to).map((row) => {
+        const out: Values = { ...row.extra };
+        for (const k of g.keys) out[columns[k]!.name] = jsonValue(row.values[k]);
+        return out;
+      }),
+  }));
 }
 
-export async function recordChanges(tx: WriteTx, rows: (typeof importChanges.$inferInsert)[]) {
-  for (let i = 0; i < rows.length; i += CHUNK) await tx.insert(importChanges).values(rows.slice(i, i + CHUNK));
+const ident = (name: string) => sql.identifier(name);
+const list = (parts: (SQL | SQL.Aliased | ReturnType<typeof ident>)[]) => sql.join(parts as SQL[], sql`, `);
+/** `r("col" type, …)`: the record's shape for jsonb_to_recordset. */
+const shape = (columns: Column[], extra: SQL[] = []) => list([...extra, ...columns.map((c) => sql`${ident(c.name)} ${sql.raw(c.getSQLType())}`)]);
+const json = (rows: Values[]) => sql`${JSON.stringify(rows)}::jsonb`;
+
+export type ChangeStamp = { importUuid: string; organizationUuid: string; writtenAt: Date };
+
+/**
+ * Inserts the rows and records each as 'created' by the import, set-based: per chunk one
+ * statement (INSERT … SELECT FROM jsonb_to_recordset, its uuids straight into import_changes), so
+ * the registers' statement triggers (counts, versions, rollups) run once per chunk.
+ * created_at and updated_at are the stamp's writtenAt (a revert compares it).
+ */
+export async function insertCreated(tx: WriteTx, table: PgTable, rows: Values[], stamp: ChangeStamp, onChunk?: (done: number) => void) {
+  let done = 0;
+  const now = sql`${stamp.writtenAt.toISOString()}::timestamptz`;
+  const org = sql`${stamp.organizationUuid}::uuid`;
+  for (const group of byColumns(table, rows.map((values) => ({ values })))) {
+    const names = list(group.columns.map((c) => ident(c.name)));
+    const selected = list(group.columns.map((c) => sql`r.${ident(c.name)}`));
+    for (let i = 0; i < group.size; i += WRITE_CHUNK) {
+      const part = group.json(i, i + WRITE_CHUNK);
+      await tx.execute(sql`
+        WITH created AS (
+          INSERT INTO ${table} (organization_uuid, created_at, updated_at, ${names})
+          SELECT ${org}, ${now}, ${now}, ${selected} FROM jsonb_to_recordset(${json(part)}) AS r(${shape(group.columns)})
+          RETURNING uuid
+        )
+        INSERT INTO ${importChanges} (import_uuid, organization_uuid, record_uuid, action, before, written_at)
+        SELECT ${stamp.importUuid}::uuid, ${org}, uuid, 'created', NULL, ${now} FROM created`);
+      done += part.length;
+      onChunk?.(done);
+    }
+  }
+}
+
+/**
+ * Sets each row's columns (`set`, by property name) and updated_at, set-based: per group of rows
+ * changing the same columns and per chunk, one UPDATE … FROM jsonb_to_recordset.
+ */
+export async function updateMany(tx: WriteTx, table: PgTable, rows: { uuid: string; set: Values }[], updatedAt: Date, onChunk?: (done: number) => void) {
+  let done = 0;
+  const now = sql`${updatedAt.toISOString()}::timestamptz`;
+  for (const group of byColumns(table, rows.map((r) => ({ values: r.set, extra: { uuid: r.uuid } })))) {
+    const assignments = list([...group.columns.map((c) => sql`${ident(c.name)} = r.${ident(c.name)}`), sql`updated_at = ${now}`]);
+    for (let i = 0; i < group.size; i += WRITE_CHUNK) {
+      const part = group.json(i, i + WRITE_CHUNK);
+      await tx.execute(sql`
+        UPDATE ${table} AS t SET ${assignments}
+        FROM jsonb_to_recordset(${json(part)}) AS r(${shape(group.columns, [sql`uuid uuid`])})
+        WHERE t.uuid = r.uuid`);
+      done += part.length;
+      onChunk?.(done);
+    }
+  }
+}
+
+/** What the import changed ('updated', 'exited': the columns' previous values), set-based by chunks. */
+export async function recordChanges(tx: WriteTx, stamp: ChangeStamp, rows: { recordUuid: string; action: 'updated' | 'exited'; before: Values }[]) {
+  const now = sql`${stamp.writtenAt.toISOString()}::timestamptz`;
+  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
+    const part = rows.slice(i, i + WRITE_CHUNK).map((r) => ({ record_uuid: r.recordUuid, action: r.action, before: r.before }));
+    await tx.execute(sql`
+      INSERT INTO ${importChanges} (import_uuid, organization_uuid, record_uuid, action, before, written_at)
+      SELECT ${stamp.importUuid}::uuid, ${stamp.organizationUuid}::uuid, r.record_uuid, r.action, r.before, ${now}
+      FROM jsonb_to_recordset(${json(part)}) AS r(record_uuid uuid, action text, before jsonb)`);
+  }
 }
 
 export function changesOf(tx: ReadTx, importUuid: string) {

@@ -373,25 +373,17 @@ async function apply(tx: WriteTx, ctx: AuthContext, notifier: FleetNotifier | un
     done += n;
     progress?.(Math.min(99, Math.floor((done / total) * 100)));
   };
-  const createdUuids = await repo.insertMany(
-    tx,
-    table,
-    creates.map((c) => ({ ...c.values, organizationUuid: row.organizationUuid, createdAt: now, updatedAt: now })),
-    (inserted) => progress?.(Math.min(99, Math.floor((inserted / total) * 100))),
-  );
+  const stamp = { importUuid: row.uuid, organizationUuid: row.organizationUuid, writtenAt: now };
+  // Set-based (decision 027): a statement per chunk of rows, never one per row.
+  await repo.insertCreated(tx, table, creates.map((c) => c.values), stamp, (n) => progress?.(Math.min(99, Math.floor((n / total) * 100))));
   step(creates.length);
-  for (const u of updates) {
-    await repo.updateOne(tx, table, u.uuid, { ...u.set, updatedAt: now });
-    step(1);
-  }
-  for (const e of exits) {
-    await repo.updateOne(tx, table, e.uuid, { exitDate: e.exitDate, updatedAt: now });
-    step(1);
-  }
-  await repo.recordChanges(tx, [
-    ...createdUuids.map((uuid) => ({ importUuid: row.uuid, organizationUuid: row.organizationUuid, recordUuid: uuid, action: 'created' as const, before: null, writtenAt: now })),
-    ...updates.map((u) => ({ importUuid: row.uuid, organizationUuid: row.organizationUuid, recordUuid: u.uuid, action: 'updated' as const, before: u.before, writtenAt: now })),
-    ...exits.map((e) => ({ importUuid: row.uuid, organizationUuid: row.organizationUuid, recordUuid: e.uuid, action: 'exited' as const, before: { exitDate: null }, writtenAt: now })),
+  await repo.updateMany(tx, table, updates, now, (n) => progress?.(Math.min(99, Math.floor(((done + n) / total) * 100))));
+  step(updates.length);
+  await repo.updateMany(tx, table, exits.map((e) => ({ uuid: e.uuid, set: { exitDate: e.exitDate } })), now);
+  step(exits.length);
+  await repo.recordChanges(tx, stamp, [
+    ...updates.map((u) => ({ recordUuid: u.uuid, action: 'updated' as const, before: u.before })),
+    ...exits.map((e) => ({ recordUuid: e.uuid, action: 'exited' as const, before: { exitDate: null } })),
   ]);
   // Entries and exits reach the intermediary as one e-mail, sent only if this commits.
   const movements: FleetMovement[] = [
@@ -549,13 +541,9 @@ export async function revert(db: Database, ctx: AuthContext, importId: string) {
     await repo.deleteMany(tx, row.entity, toDelete);
     const now = new Date();
     const table = repo.TABLES[row.entity] as never;
-    let restored = toDelete.length;
-    for (const c of untouched) {
-      if (c.action === 'created') continue;
-      await repo.updateOne(tx, table, c.recordUuid, { ...(c.before ?? {}), updatedAt: now });
-      restored++;
-    }
-    return { restored, left };
+    const putBack = untouched.filter((c) => c.action !== 'created').map((c) => ({ uuid: c.recordUuid, set: c.before ?? {} }));
+    await repo.updateMany(tx, table, putBack, now);
+    return { restored: toDelete.length + putBack.length, left };
   });
 }
 

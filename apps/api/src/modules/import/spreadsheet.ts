@@ -102,18 +102,23 @@ function readCsv(buffer: Buffer): Sheet {
   if (!looksLikeText(text)) throw fail(MESSAGES.notSpreadsheet);
   if (text.trim() === '') throw fail(MESSAGES.empty);
   const separator = detectSeparator(text);
-  // One more row than allowed (plus the header) is enough to know the file is too long.
-  const parsed = Papa.parse<string[]>(text, { delimiter: separator, skipEmptyLines: false, preview: IMPORT_LIMITS.maxRows + 2 });
-  const records = parsed.data;
-  const headerIndex = records.findIndex((r) => r.some((c) => c.trim() !== ''));
-  if (headerIndex < 0) throw fail(MESSAGES.empty);
-  const headers = records[headerIndex]!.map((h) => h.trim());
+  // Record by record (no array of every record beside the rows); one more row than allowed
+  // (plus the header) is enough to know the file is too long.
+  let headers: string[] | null = null;
+  let record = 0;
   const rows: SheetRow[] = [];
-  for (let i = headerIndex + 1; i < records.length; i++) {
-    const cells = records[i]!;
-    if (cells.every((c) => c.trim() === '')) continue;
-    rows.push({ line: i + 1, cells: cells.map((c) => (c.trim() === '' ? null : unneutralised(c))) });
-  }
+  Papa.parse<string[]>(text, {
+    delimiter: separator,
+    skipEmptyLines: false,
+    preview: IMPORT_LIMITS.maxRows + 2,
+    step: ({ data: cells }) => {
+      record++;
+      if (cells.every((c) => c.trim() === '')) return;
+      if (!headers) headers = cells.map((h) => h.trim());
+      else rows.push({ line: record, cells: cells.map((c) => (c.trim() === '' ? null : unneutralised(c))) });
+    },
+  });
+  if (!headers) throw fail(MESSAGES.empty);
   if (rows.length > IMPORT_LIMITS.maxRows) throw fail(MESSAGES.tooManyRows);
   if (rows.length === 0) throw fail(MESSAGES.noData);
   return { format: 'csv', encoding, separator, headers, rows };

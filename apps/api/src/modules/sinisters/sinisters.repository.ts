@@ -6,32 +6,37 @@ import { drivers } from '../../db/schema/drivers.js';
 import { guarantees, sinisters } from '../../db/schema/sinisters.js';
 import { vehicules } from '../../db/schema/vehicules.js';
 
+/** A claim's own columns, as the list reads them (and the import compares them, modules/import). */
+export const claimColumns = {
+  uuid: sinisters.uuid,
+  sinisterIntermediateRef: sinisters.sinisterIntermediateRef,
+  sinisterDate: sinisters.sinisterDate,
+  city: sinisters.city,
+  ida: sinisters.ida,
+  hasHumanInjury: sinisters.hasHumanInjury,
+  damagedVehicule: sinisters.damagedVehicule,
+  isThirdImplicated: sinisters.isThirdImplicated,
+  isDeclared: sinisters.isDeclared,
+  responsibilityRate: sinisters.responsibilityRate,
+  immatriculation: sinisters.immatriculation,
+  totalCostCents: sinisters.totalCostCents,
+  status: sinisters.status,
+  openedAt: sinisters.openedAt,
+  closedAt: sinisters.closedAt,
+  paidCents: sinisters.paidCents,
+  reserveCents: sinisters.reserveCents,
+  description: sinisters.description,
+  archivedAt: sinisters.archivedAt,
+  createdAt: sinisters.createdAt,
+};
+
 /** Claims' filters (SPEC 2, 7): toggles, the declared state, responsibility, guarantee, period, one vehicle or driver. */
 export const sinisterList = defineList({
   query: ListSinistersQuerySchema,
   register: 'sinisters',
   table: sinisters,
   columns: {
-    uuid: sinisters.uuid,
-    sinisterIntermediateRef: sinisters.sinisterIntermediateRef,
-    sinisterDate: sinisters.sinisterDate,
-    city: sinisters.city,
-    ida: sinisters.ida,
-    hasHumanInjury: sinisters.hasHumanInjury,
-    damagedVehicule: sinisters.damagedVehicule,
-    isThirdImplicated: sinisters.isThirdImplicated,
-    isDeclared: sinisters.isDeclared,
-    responsibilityRate: sinisters.responsibilityRate,
-    immatriculation: sinisters.immatriculation,
-    totalCostCents: sinisters.totalCostCents,
-    status: sinisters.status,
-    openedAt: sinisters.openedAt,
-    closedAt: sinisters.closedAt,
-    paidCents: sinisters.paidCents,
-    reserveCents: sinisters.reserveCents,
-    description: sinisters.description,
-    archivedAt: sinisters.archivedAt,
-    createdAt: sinisters.createdAt,
+    ...claimColumns,
     vehiculeUuid: vehicules.uuid,
     vehiculePlate: vehicules.immatriculation,
     vehiculeBrand: vehicules.brand,

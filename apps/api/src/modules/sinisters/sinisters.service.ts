@@ -18,6 +18,9 @@ import { type AuthContext, requireOrganization } from '../../lib/auth-context.js
 import { registerService } from '../../lib/register-service.js';
 import * as repo from './sinisters.repository.js';
 
+/** A claim's own columns as the list declares them (the import compares claims on them). */
+export { claimColumns } from './sinisters.repository.js';
+
 const NOT_FOUND = 'Sinistre introuvable';
 
 type CreateBody = z.output<typeof CreateSinisterBodySchema>;

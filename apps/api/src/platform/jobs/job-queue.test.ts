@@ -24,8 +24,8 @@ let database: DatabaseHandle;
 const queues: JobQueue[] = [];
 
 /** A started queue on this file's database, stopped after the file. Short polls keep tests quick. */
-async function startQueue(kinds: JobKind<unknown>[], options: { worker?: boolean; maintenanceIntervalSeconds?: number } = {}, logger = memoryLogger()) {
-  const queue = new JobQueue(database, { logger, pollingIntervalSeconds: 0.5, worker: options.worker ?? true, maintenanceIntervalSeconds: options.maintenanceIntervalSeconds });
+async function startQueue(kinds: JobKind<unknown>[], options: { worker?: boolean; maintenanceIntervalSeconds?: number; pollingIntervalSeconds?: number } = {}, logger = memoryLogger()) {
+  const queue = new JobQueue(database, { logger, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5, worker: options.worker ?? true, maintenanceIntervalSeconds: options.maintenanceIntervalSeconds });
   queue.register(...kinds);
   queues.push(queue);
   await queue.start();
@@ -149,6 +149,20 @@ describe('sending', () => {
     expect(await queue.job(kind, rolledBackId!)).toBeNull();
     expect(ran).toContain(committed);
     expect(ran).not.toContain(rolledBack);
+  });
+
+  it('a job sent in a transaction wakes its worker once the transaction commits, not at its next poll', async () => {
+    const woken: string[] = [];
+    const slow = defineJob({ name: 'test.wake', tenant: true, payload: z.object({ driverUuid: z.uuid() }), handler: async ({ payload }) => void woken.push(payload.driverUuid) });
+    const polling = await startQueue([slow as JobKind<unknown>], { pollingIntervalSeconds: 60 });
+    // The worker's first look (at start) is over: the next poll is a minute away.
+    await new Promise((r) => setTimeout(r, 500));
+    const started = Date.now();
+    const driverUuid = randomUUID();
+    const id = await withTenant(database.db, orgA, (tx) => polling.send(slow, { organizationUuid: orgA, driverUuid }, { tx }));
+    await waitFor('the woken job', async () => (await stateOf(polling, slow, id!)) === 'completed', 15_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(woken).toEqual([driverUuid]);
   });
 
   it('inside withSystem, a tenant job of any organization is queued', async () => {

@@ -2,7 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import PgBoss from 'pg-boss';
 import type { DatabaseHandle } from '../../db/client.js';
 import { holdsTurn } from '../../db/fair-share.js';
-import { type ReadTx, readSystem, readTenant, withSystem, withTenant, type WriteTx } from '../../db/scope.js';
+import { afterCommit, type ReadTx, readSystem, readTenant, withSystem, withTenant, type WriteTx } from '../../db/scope.js';
 import { type JobKind, JobPayloadError, PermanentJobError, payloadIssues, type SendOptions } from './define-job.js';
 import { PgliteQueueSql, PostgresQueueSql, QUEUE_SCHEMA, sendInTransaction, type TrackedQueueSql } from './queue-sql.js';
 
@@ -292,13 +292,22 @@ export class JobQueue {
     const data = parsed.data as object;
     if (options.tx) {
       const organizationUuid = kind.tenant ? (data as { organizationUuid: string }).organizationUuid : undefined;
-      return sendInTransaction(options.tx, organizationUuid, (db) => this.boss.send(kind.name, data, { ...sendOptions, db }));
+      const id = await sendInTransaction(options.tx, organizationUuid, (db) => this.boss.send(kind.name, data, { ...sendOptions, db }));
+      // Visible once the transaction commits: the kind's worker here looks then, not at its next poll.
+      if (id && !options.startAfter) afterCommit(options.tx, () => this.wake(kind.name));
+      return id;
     }
     if (holdsTurn()) throw new Error(`JobQueue.send(${kind.name}) inside a database scope: pass its transaction as { tx }`);
     const id = await this.boss.send(kind.name, data, sendOptions);
     // In this process, the kind's worker looks at once.
-    if (id && !options.startAfter) for (const worker of this.workerIds.get(kind.name) ?? []) this.boss.notifyWorker(worker);
+    if (id && !options.startAfter) this.wake(kind.name);
     return id;
+  }
+
+  /** The kind's workers in this process look for work now rather than at their next poll. */
+  private wake(name: string) {
+    if (this.stopping) return;
+    for (const worker of this.workerIds.get(name) ?? []) this.boss.notifyWorker(worker);
   }
 
   /**
