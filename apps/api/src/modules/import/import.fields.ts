@@ -211,6 +211,11 @@ export function parseRows<T>(entity: ImportEntity, mode: ImportMode, mapping: Im
         if (required.has(field)) rowErrors.push({ line: row.line, field, column, message: `${labelOf(entity, field)} : valeur obligatoire` });
         continue;
       }
+      // A NUL far in a text file (the binary check reads its start): PostgreSQL's text holds none.
+      if (typeof cell === 'string' && cell.includes('\u0000')) {
+        rowErrors.push({ line: row.line, field, column, message: `${labelOf(entity, field)} : caractère invalide (nul) dans la cellule` });
+        continue;
+      }
       const parsed = specs[field]!.parse(cell);
       if ('error' in parsed) rowErrors.push({ line: row.line, field, column, message: `${parsed.error} : « ${cellText(cell).slice(0, 60)} »` });
       else if (parsed.value !== undefined) raw[field] = parsed.value;

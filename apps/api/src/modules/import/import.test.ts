@@ -361,6 +361,22 @@ describe('access and bad input', () => {
     expect(await t.seed(async (tx) => (await tx.select({ n: sql<number>`count(*)::int` }).from(imports))[0]!.n)).toBe(before);
   });
 
+  it('names a cell holding a NUL far in the file as an invalid row, and commits the others (never a 5xx)', async () => {
+    // Past the first 8 KB that the binary check reads.
+    const lines = ['Nom;Prénom;Téléphone'];
+    for (let i = 0; i < 400; i++) lines.push(`Nul${i};Jeanne;06 12 34 ${String(10 + (i % 90)).padStart(2, '0')} ${String(i % 100).padStart(2, '0')}`);
+    lines.push('Nu\u0000l;Paul;06 99 99 99 99');
+    const file = Buffer.from(lines.join('\r\n'), 'utf8');
+    expect(file.length).toBeGreaterThan(8192);
+    const { importId, suggestedMapping } = await previewed(admin, 'driver', 'nul.csv', file);
+    const checked = await validate(admin, importId, { mapping: suggestedMapping });
+    expect(checked.statusCode, checked.body).toBe(200);
+    expect(checked.json()).toMatchObject({ invalid: 1, errors: [{ line: 402, field: 'lastName', message: 'Nom : caractère invalide (nul) dans la cellule' }] });
+    const done = await commit(admin, importId, { mapping: suggestedMapping });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ skipped: 1 });
+  });
+
   it('refuses bad bodies and modes in French, never a 5xx', async () => {
     const { importId } = await previewed(admin, 'driver', 'c.csv', fixture('conducteurs-tabulations.csv'));
     for (const payload of [{}, { mapping: 'x' }, { mapping: { lastName: -1 } }, { mapping: { lastName: 0 }, mode: 'tout' }, { mapping: { lastName: 0, firstName: 1, phone: 2 }, mode: 'compare' }]) {
