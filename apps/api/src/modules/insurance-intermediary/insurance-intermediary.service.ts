@@ -85,9 +85,19 @@ export type FleetNotifier = { mail: MailService; baseUrl: string };
 /**
  * Tells the current intermediary (its production e-mail) of entries and exits, in the caller's
  * tenant transaction: the e-mail leaves only if the change commits. Many movements at once (a
- * bulk change) make one e-mail listing them. No intermediary yet: nobody to tell, nothing sent.
+ * bulk change) make one e-mail listing them (the first LISTED_MOVEMENTS, all counted); `cancelled`
+ * tells that movements told before are undone. No intermediary yet: nobody to tell, nothing sent.
  */
-export async function notifyFleetMovements(tx: WriteTx, ctx: AuthContext, notifier: FleetNotifier, movements: readonly FleetMovement[]): Promise<boolean> {
+/** The movements an e-mail lists one by one; beyond, it counts them (an import of 100 000 vehicles). */
+export const LISTED_MOVEMENTS = 200;
+
+export async function notifyFleetMovements(
+  tx: WriteTx,
+  ctx: AuthContext,
+  notifier: FleetNotifier,
+  movements: readonly FleetMovement[],
+  { cancelled = false }: { cancelled?: boolean } = {},
+): Promise<boolean> {
   if (movements.length === 0) return false;
   const intermediary = await repo.currentIntermediary(tx, new Date());
   if (!intermediary) return false;
@@ -101,7 +111,11 @@ export async function notifyFleetMovements(tx: WriteTx, ctx: AuthContext, notifi
       organizationTitle,
       intermediaryContactName: `${intermediary.contactFirstName} ${intermediary.contactLastName}`.trim() || null,
       senderName: sender,
-      movements: movements.map((m) => ({
+      ...(cancelled ? { cancelled } : {}),
+      ...(movements.length > LISTED_MOVEMENTS
+        ? { total: { entries: movements.filter((m) => m.movement === 'entry').length, exits: movements.filter((m) => m.movement === 'exit').length } }
+        : {}),
+      movements: movements.slice(0, LISTED_MOVEMENTS).map((m) => ({
         movement: m.movement,
         immatriculation: formatPlate(m.immatriculation),
         brand: m.brand,

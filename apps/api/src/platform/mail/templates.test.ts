@@ -157,6 +157,24 @@ describe('vehicle-movement', () => {
     expect(text).toContain('• JK-789-LM : sortie le 14 mars 2026');
   });
 
+  it('counts every movement of a large change and lists its first ones', () => {
+    const movements = Array.from({ length: 3 }, (_, i) => ({ ...vehicle, movement: 'entry', immatriculation: `AA-${100 + i}-ZZ` }));
+    // French thousands with a (narrow) no-break space, read here as a plain one.
+    const text = renderMailToText(MAIL_TEMPLATES['vehicle-movement'], { ...base, movements, total: { entries: 1500, exits: 2 } } as never, plain).replace(/[\u00a0\u202f]/g, ' ');
+    expect(text).toContain('Objet : Mouvements de flotte : 1 500 entrées et 2 sorties (Transports Alpha)');
+    expect(text).toContain('• AA-102-ZZ — Renault Master (Véhicule utilitaire) : entrée le 12 mars 2026');
+    expect(text).toContain('… et 1 499 autres mouvements, à retrouver dans FlotteAssur.');
+  });
+
+  it('tells that movements told before are cancelled (an import undone), even a single one', () => {
+    const text = renderMailToText(MAIL_TEMPLATES['vehicle-movement'], { ...one({ movement: 'entry' }), cancelled: true } as never, plain);
+    expect(text).toContain('Objet : Annulation de mouvements de flotte : 1 entrée (Transports Alpha)');
+    expect(text).toContain('Jeanne Roux vous informe que les mouvements suivants de la flotte de Transports Alpha, signalés précédemment, sont annulés (1 entrée) :');
+    expect(text).toContain('• AB-123-CD — Renault Master (Véhicule utilitaire) : entrée le 12 mars 2026 annulée');
+    expect(text).toContain("Merci de ne pas en tenir compte dans le contrat d'assurance de la flotte.");
+    expect(text).not.toContain('autre mouvement');
+  });
+
   it('keeps the subject on one line whatever the data holds', () => {
     const mail = renderMail(MAIL_TEMPLATES['vehicle-movement'], one({ movement: 'exit' }, { organizationTitle: 'Alpha\r\nBcc: espion@exemple.fr' }) as never, plain);
     expect(mail.subject).toBe('Sortie de flotte : AB-123-CD (Alpha Bcc: espion@exemple.fr)');

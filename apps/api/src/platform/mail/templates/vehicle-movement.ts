@@ -17,18 +17,20 @@ type Movement = z.infer<typeof MovementSchema>;
 
 const vehicleOf = (m: Movement) => [m.brand, m.model].filter(Boolean).join(' ');
 const verb = (m: Movement) => (m.movement === 'entry' ? 'entrée' : 'sortie');
+const plural = (n: number, word: string) => `${n.toLocaleString('fr-FR')} ${word}${n > 1 ? 's' : ''}`;
 
-/** One vehicle of a list: « AB-123-CD — Renault Master (Utilitaire) : entrée le 3 mars 2026 ». */
-function line(m: Movement): Block {
+/** One vehicle of a list: « AB-123-CD — Renault Master (Utilitaire) : entrée le 3 mars 2026 » (« … annulée »). */
+function line(m: Movement, cancelled: boolean): Block {
   const details = [vehicleOf(m), m.category ? `(${m.category})` : ''].filter(Boolean).join(' ');
-  return paragraph('• ', strong(m.immatriculation), details ? ` — ${details}` : '', ` : ${verb(m)} le ${formatFrenchDate(m.date)}`);
+  return paragraph('• ', strong(m.immatriculation), details ? ` — ${details}` : '', ` : ${verb(m)} le ${formatFrenchDate(m.date)}${cancelled ? ' annulée' : ''}`);
 }
 
 /**
  * Insurance follow-up: the organization's intermediary (its production e-mail) is told that
  * vehicles entered or left the fleet, so that the contract follows the fleet (the half-difference,
  * DOMAIN.md). One change of many vehicles is one message listing them. Archiving a vehicle sets
- * its exit date without this message (SPEC §4).
+ * its exit date without this message (SPEC §4). A large change lists its first movements and counts
+ * them all (`total`); an import undone tells the same intermediary its movements are cancelled.
  */
 export const vehicleMovement = defineTemplate({
   schema: z.object({
@@ -36,12 +38,20 @@ export const vehicleMovement = defineTemplate({
     intermediaryContactName: z.string().trim().max(200).nullable(),
     senderName: z.string().trim().min(1).max(200),
     movements: z.array(MovementSchema).min(1).max(1000),
+    /** Every movement, when `movements` lists only the first of them. */
+    total: z.object({ entries: z.number().int().min(0), exits: z.number().int().min(0) }).optional(),
+    /** The movements, told before, are cancelled (an import undone). */
+    cancelled: z.boolean().optional(),
   }),
   render(data, { brand, url }) {
     const hello = paragraph(data.intermediaryContactName ? `Bonjour ${data.intermediaryContactName},` : 'Bonjour,');
     const open = button(`Ouvrir ${brand.name}`, url('/vehicules'));
     const why = note(`Vous recevez ce message en tant qu'intermédiaire d'assurance de ${data.organizationTitle}.`);
-    if (data.movements.length === 1) {
+    const listedEntries = data.movements.filter((m) => m.movement === 'entry').length;
+    const entries = data.total?.entries ?? listedEntries;
+    const exits = data.total?.exits ?? data.movements.length - listedEntries;
+    const cancelled = data.cancelled === true;
+    if (entries + exits === 1 && !cancelled) {
       const m = data.movements[0]!;
       const entry = m.movement === 'entry';
       const vehicle = vehicleOf(m);
@@ -72,18 +82,32 @@ export const vehicleMovement = defineTemplate({
         ],
       };
     }
-    const entries = data.movements.filter((m) => m.movement === 'entry').length;
-    const exits = data.movements.length - entries;
-    const counts = [entries ? `${entries} entrée${entries > 1 ? 's' : ''}` : '', exits ? `${exits} sortie${exits > 1 ? 's' : ''}` : '']
-      .filter(Boolean)
-      .join(' et ');
+    const counts = [entries ? plural(entries, 'entrée') : '', exits ? plural(exits, 'sortie') : ''].filter(Boolean).join(' et ');
+    const rest = entries + exits - data.movements.length;
+    const more = rest > 0 ? [paragraph(`… et ${rest.toLocaleString('fr-FR')} ${rest > 1 ? 'autres mouvements' : 'autre mouvement'}, à retrouver dans ${brand.name}.`)] : [];
+    if (cancelled) {
+      return {
+        subject: `Annulation de mouvements de flotte : ${counts} (${data.organizationTitle})`,
+        heading: 'Des mouvements de flotte sont annulés',
+        blocks: [
+          hello,
+          paragraph(strong(data.senderName), ` vous informe que les mouvements suivants de la flotte de `, strong(data.organizationTitle), `, signalés précédemment, sont annulés (${counts}) :`),
+          ...data.movements.map((m) => line(m, true)),
+          ...more,
+          paragraph("Merci de ne pas en tenir compte dans le contrat d'assurance de la flotte."),
+          open,
+          why,
+        ],
+      };
+    }
     return {
       subject: `Mouvements de flotte : ${counts} (${data.organizationTitle})`,
-      heading: `${data.movements.length} véhicules entrent ou sortent de la flotte`,
+      heading: `${(entries + exits).toLocaleString('fr-FR')} véhicules entrent ou sortent de la flotte`,
       blocks: [
         hello,
         paragraph(strong(data.senderName), ` vous informe des mouvements suivants dans la flotte de `, strong(data.organizationTitle), ` (${counts}) :`),
-        ...data.movements.map(line),
+        ...data.movements.map((m) => line(m, false)),
+        ...more,
         paragraph("Merci de mettre à jour le contrat d'assurance de la flotte en conséquence."),
         open,
         why,
