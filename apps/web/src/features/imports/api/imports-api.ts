@@ -9,8 +9,11 @@ import {
   type ImportSummary,
   type ImportValidateBody,
   type ImportValidation,
+  ImportListSchema,
 } from '@flotte/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, isErrorEnvelope, refreshSession } from '../../../lib/api-client';
+import { invalidateAfterWrite, queryKeys, type RegisterName } from '../../../lib/query-keys';
 import { ApiError } from '../../../lib/api-error';
 import { authStore } from '../../../lib/auth-store';
 
@@ -71,3 +74,31 @@ export const commitImport = (importId: string, body: ImportCommitBody) =>
 export const getImport = (importId: string) => api<ImportSummary>(`/api/import/${importId}`);
 
 export const revertImport = (importId: string) => api<ImportRevert>(`/api/import/${importId}/revert`, { method: 'POST' });
+
+/** The register an import writes to. */
+export const IMPORT_REGISTERS: Record<ImportEntity, RegisterName> = { driver: 'drivers', vehicule: 'vehicules', sinister: 'sinisters' };
+
+const dev = import.meta.env.DEV;
+
+/** GET /api/import: the organization's last 100 imports, newest first (/parameters' history). */
+export function importsQueryOptions() {
+  return queryOptions({
+    queryKey: queryKeys.imports.list(),
+    queryFn: ({ signal }) => api<{ data: ImportSummary[] }>('/api/import', { schema: dev ? ImportListSchema : undefined, signal }),
+    select: (answer) => answer.data,
+  });
+}
+
+export const useImports = () => useQuery(importsQueryOptions());
+
+/** « Annuler l'import » from the history: the import's register and the history are stale after it. */
+export function useRevertImport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (summary: Pick<ImportSummary, 'importId' | 'entity'>) => revertImport(summary.importId),
+    onSettled: (_data, _error, summary) => {
+      invalidateAfterWrite(queryClient, IMPORT_REGISTERS[summary.entity]);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.imports.all });
+    },
+  });
+}

@@ -22,12 +22,11 @@ import { useTheme } from '@mui/material/styles';
 import { todayIso, type ImportCounts, type ImportEntity, type ImportMapping, type ImportMode, type ImportPreview, type ImportRevert, type ImportValidation } from '@flotte/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
-import { invalidateAfterWrite, type RegisterName } from '../../../lib/query-keys';
-import { commitImport, getImport, revertImport, uploadImportFile, validateImport } from '../api/imports-api';
+import { invalidateAfterWrite, queryKeys } from '../../../lib/query-keys';
+import { commitImport, getImport, IMPORT_REGISTERS as REGISTER, revertImport, uploadImportFile, validateImport } from '../api/imports-api';
 
 const STEPS = ['Fichier', 'Colonnes', 'Vérification', 'Confirmation', 'Résultat'] as const;
 
-const REGISTER: Record<ImportEntity, RegisterName> = { driver: 'drivers', vehicule: 'vehicules', sinister: 'sinisters' };
 
 /** What the dialog's title names: « Importer des véhicules ». */
 export const IMPORT_TITLES: Record<ImportEntity, string> = {
@@ -526,6 +525,7 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
       }
       setOutcome({ importId: preview.importId, counts, until: untilTomorrow() });
       invalidateAfterWrite(queryClient, REGISTER[entity]);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.imports.all });
       setStep(4);
     });
 
@@ -534,6 +534,7 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
       if (!outcome) return;
       setReverted(await revertImport(outcome.importId));
       invalidateAfterWrite(queryClient, REGISTER[entity]);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.imports.all });
     });
 
   const compareEmpty = validation?.compare ? choice.new.size + choice.changed.size + choice.exits.size === 0 : false;
