@@ -8,6 +8,10 @@ export const ImportEntitySchema = z.enum(IMPORT_ENTITIES, { error: 'Type d’imp
 export type ImportEntity = z.infer<typeof ImportEntitySchema>;
 export const ImportEntityParamsSchema = z.object({ entity: ImportEntitySchema });
 export const ImportIdParamsSchema = z.object({ importId: UuidSchema });
+/** `?sheet=`: the XLSX sheet to read, by its name (else the first with data). */
+export const ImportPreviewQuerySchema = z.object({
+  sheet: z.string({ error: 'Nom de feuille invalide' }).min(1, { error: 'Nom de feuille invalide' }).max(100, { error: 'Nom de feuille invalide' }).optional(),
+});
 
 /** upsert: add and update; compare (vehicles only): the file is the whole fleet, the user picks. */
 export const ImportModeSchema = z.enum(['upsert', 'compare'], { error: 'Mode : upsert ou compare' });
@@ -74,6 +78,9 @@ export const ImportPreviewSchema = z.object({
   /** CSV only: what was detected. */
   encoding: z.string().nullable(),
   separator: z.string().nullable(),
+  /** XLSX only: the workbook's sheets in order (empty for a CSV), and the one read. */
+  sheets: z.array(z.string()),
+  sheet: z.string().nullable(),
   headers: z.array(z.string()),
   fields: z.array(ImportFieldSchema),
   suggestedMapping: ImportMappingSchema,

@@ -63,7 +63,7 @@ export function listRoute<Q extends Schema, P extends Schema>(app: App, path: st
 }
 
 /** An export's file: not serialized (a stream), declared for the OpenAPI document. */
-const EXPORTED_FILE = z.string().meta({ format: 'binary' }).describe('Le fichier CSV ou XLSX.');
+export const EXPORTED_FILE = z.string().meta({ format: 'binary' }).describe('Le fichier CSV ou XLSX.');
 
 /** A 304 has no body: the client keeps the page it holds. */
 const NOT_MODIFIED = z.null().describe('La page est inchangée depuis celle que le client détient (If-None-Match) : pas de corps.');

@@ -22,6 +22,8 @@ const preview: ImportPreview = {
   format: 'csv',
   encoding: 'utf-8',
   separator: ';',
+  sheets: [],
+  sheet: null,
   headers: ['Immat', 'Marque', 'Modèle', 'Divers'],
   fields: [...IMPORT_FIELDS.vehicule],
   suggestedMapping: { immatriculation: 0, brand: 1, model: null },
