@@ -13,6 +13,7 @@ import {
 } from '@flotte/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, isErrorEnvelope, refreshSession } from '../../../lib/api-client';
+import { apiDownload, saveFile } from '../../../lib/api-download';
 import { invalidateAfterWrite, queryKeys, type RegisterName } from '../../../lib/query-keys';
 import { ApiError } from '../../../lib/api-error';
 import { authStore } from '../../../lib/auth-store';
@@ -50,9 +51,9 @@ function sendFile(path: string, file: File, onProgress: (percent: number) => voi
   });
 }
 
-/** POST /api/import/{entity}/preview with the file; `onProgress` gets the upload's percent. */
-export async function uploadImportFile(entity: ImportEntity, file: File, onProgress: (percent: number) => void): Promise<ImportPreview> {
-  const path = `/api/import/${entity}/preview`;
+/** POST /api/import/{entity}/preview with the file; `onProgress` gets the upload's percent; `sheet`: the XLSX sheet to read. */
+export async function uploadImportFile(entity: ImportEntity, file: File, onProgress: (percent: number) => void, sheet?: string): Promise<ImportPreview> {
+  const path = `/api/import/${entity}/preview${sheet === undefined ? '' : `?sheet=${encodeURIComponent(sheet)}`}`;
   let answer = await sendFile(path, file, onProgress);
   if (answer.status === 401 && (await refreshSession())) answer = await sendFile(path, file, onProgress);
   if (answer.status >= 200 && answer.status < 300) return answer.body as ImportPreview;
@@ -72,6 +73,12 @@ export const commitImport = (importId: string, body: ImportCommitBody) =>
   api<ImportCommitResult>(`/api/import/${importId}/commit`, { method: 'POST', body });
 
 export const getImport = (importId: string) => api<ImportSummary>(`/api/import/${importId}`);
+
+/** GET /api/import/{id}/errors: every error of the last validation, as a CSV the browser saves. */
+export async function downloadImportErrors(importId: string): Promise<void> {
+  const { blob, fileName } = await apiDownload(`/api/import/${importId}/errors`, { accept: 'text/csv' });
+  saveFile(blob, fileName ?? 'erreurs-import.csv');
+}
 
 export const revertImport = (importId: string) => api<ImportRevert>(`/api/import/${importId}/revert`, { method: 'POST' });
 

@@ -1,3 +1,4 @@
+import Download from '@mui/icons-material/Download';
 import UploadFile from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -23,7 +24,7 @@ import { todayIso, type ImportCounts, type ImportEntity, type ImportMapping, typ
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { invalidateAfterWrite, queryKeys } from '../../../lib/query-keys';
-import { commitImport, getImport, IMPORT_REGISTERS as REGISTER, revertImport, uploadImportFile, validateImport } from '../api/imports-api';
+import { commitImport, downloadImportErrors, getImport, IMPORT_REGISTERS as REGISTER, revertImport, uploadImportFile, validateImport } from '../api/imports-api';
 
 const STEPS = ['Fichier', 'Colonnes', 'Vérification', 'Confirmation', 'Résultat'] as const;
 
@@ -66,7 +67,7 @@ function CountList({ entity, counts, future }: { entity: ImportEntity; counts: I
   );
 }
 
-type Step1Props = { entity: ImportEntity; onUploaded: (preview: ImportPreview) => void };
+type Step1Props = { entity: ImportEntity; onUploaded: (preview: ImportPreview, file: File) => void };
 
 /** 1 — the file: dropped or chosen, sent with its percent. */
 function FileStep({ entity, onUploaded }: Step1Props) {
@@ -80,10 +81,13 @@ function FileStep({ entity, onUploaded }: Step1Props) {
     setError(null);
     setFileName(file.name);
     setPercent(0);
-    uploadImportFile(entity, file, setPercent).then(onUploaded, (reason: unknown) => {
-      setPercent(null);
-      setError(reason instanceof Error ? reason.message : "Le fichier n'a pas pu être lu.");
-    });
+    uploadImportFile(entity, file, setPercent).then(
+      (preview) => onUploaded(preview, file),
+      (reason: unknown) => {
+        setPercent(null);
+        setError(reason instanceof Error ? reason.message : "Le fichier n'a pas pu être lu.");
+      },
+    );
   };
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -167,6 +171,9 @@ export function missingRequired(preview: ImportPreview, mapping: ImportMapping, 
 
 type MappingStepProps = {
   preview: ImportPreview;
+  /** Reads the workbook's other sheet (shown when it has several). */
+  onSheet: (sheet: string) => void;
+  busy: boolean;
   mapping: ImportMapping;
   onMapping: (mapping: ImportMapping) => void;
   mode: ImportMode;
@@ -174,11 +181,30 @@ type MappingStepProps = {
 };
 
 /** 2 — each target field with a column of the file, or 'Ne pas lier'. */
-function MappingStep({ preview, mapping, onMapping, mode, onMode }: MappingStepProps) {
+function MappingStep({ preview, onSheet, busy, mapping, onMapping, mode, onMode }: MappingStepProps) {
   const id = useId();
   const isRequired = (field: ImportPreview['fields'][number]) => (mode === 'compare' ? field.requiredInCompare === true : field.required);
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
+      {preview.sheets.length > 1 && (
+        <TextField
+          select
+          size="small"
+          id={`${id}-sheet`}
+          label="Feuille"
+          value={preview.sheet ?? ''}
+          onChange={(event) => onSheet(event.target.value)}
+          disabled={busy}
+          helperText="Le classeur a plusieurs feuilles : choisissez celle à importer."
+          sx={{ maxWidth: { sm: 360 } }}
+        >
+          {preview.sheets.map((sheet) => (
+            <MenuItem key={sheet} value={sheet}>
+              {sheet}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
       <Typography color="textSecondary">
         {preview.fileName} : {plural(preview.rowCount, 'ligne', 'lignes')}, {plural(preview.headers.length, 'colonne', 'colonnes')}
         {preview.separator ? ` (séparateur « ${preview.separator === '\t' ? 'tabulation' : preview.separator} »)` : ''}. Les champs marqués * sont
@@ -263,7 +289,7 @@ function RowMessages({ title, rows, total, severity }: { title: string; rows: Im
 }
 
 /** 3 — what the file holds once mapped: valid and invalid rows, the errors per row. */
-function CheckStep({ validation }: { validation: ImportValidation }) {
+function CheckStep({ validation, onDownload, busy }: { validation: ImportValidation; onDownload: () => void; busy: boolean }) {
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
       <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap' }}>
@@ -276,6 +302,16 @@ function CheckStep({ validation }: { validation: ImportValidation }) {
       </Box>
       {validation.invalid > 0 && <Typography>Les lignes invalides seront ignorées. Corrigez le fichier et recommencez pour les importer.</Typography>}
       {validation.errors.length > 0 && <RowMessages title="Erreurs" rows={validation.errors} total={validation.errorCount} severity="error" />}
+      {validation.errorCount > 0 && (
+        <Box>
+          <Button variant="outlined" startIcon={<Download />} onClick={onDownload} disabled={busy}>
+            Télécharger les erreurs
+          </Button>
+          <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5 }}>
+            Toutes les erreurs ({validation.errorCount.toLocaleString('fr-FR')}) dans un fichier CSV : ligne, colonne et message.
+          </Typography>
+        </Box>
+      )}
       {validation.warnings.length > 0 && <RowMessages title="Avertissements" rows={validation.warnings} total={validation.warnings.length} severity="warning" />}
     </Box>
   );
@@ -449,6 +485,7 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
   const titleId = useId();
   const [step, setStep] = useState(0);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [file, setFile] = useState<File | null>(null);
   const [mapping, setMapping] = useState<ImportMapping>({});
   const [mode, setMode] = useState<ImportMode>('upsert');
   const [validation, setValidation] = useState<ImportValidation | null>(null);
@@ -461,6 +498,7 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
   const reset = () => {
     setStep(0);
     setPreview(null);
+    setFile(null);
     setMapping({});
     setMode('upsert');
     setValidation(null);
@@ -500,6 +538,20 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
         exits: new Map(),
       });
       setStep(2);
+    });
+
+  /** Another sheet of the workbook: the file is read again from it, its columns suggested afresh. */
+  const changeSheet = (sheet: string) =>
+    run(`Lecture de la feuille « ${sheet} »…`, async () => {
+      if (!file) return;
+      const next = await uploadImportFile(entity, file, () => undefined, sheet);
+      setPreview(next);
+      setMapping(next.suggestedMapping);
+    });
+
+  const downloadErrors = () =>
+    run('Préparation du fichier des erreurs…', async () => {
+      if (preview) await downloadImportErrors(preview.importId);
     });
 
   const commit = () =>
@@ -546,15 +598,16 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
     body = (
       <FileStep
         entity={entity}
-        onUploaded={(result) => {
+        onUploaded={(result, uploaded) => {
           setPreview(result);
+          setFile(uploaded);
           setMapping(result.suggestedMapping);
           setStep(1);
         }}
       />
     );
   } else if (step === 1 && preview) {
-    body = <MappingStep preview={preview} mapping={mapping} onMapping={setMapping} mode={mode} onMode={setMode} />;
+    body = <MappingStep preview={preview} onSheet={changeSheet} busy={busy !== null} mapping={mapping} onMapping={setMapping} mode={mode} onMode={setMode} />;
     actions = (
       <>
         <Button onClick={reset}>Changer de fichier</Button>
@@ -564,7 +617,7 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
       </>
     );
   } else if (step === 2 && validation) {
-    body = <CheckStep validation={validation} />;
+    body = <CheckStep validation={validation} onDownload={downloadErrors} busy={busy !== null} />;
     actions = (
       <>
         <Button onClick={() => setStep(1)}>Retour aux colonnes</Button>
@@ -625,8 +678,8 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
         )}
         {error && <Alert severity="error">{error}</Alert>}
       </DialogContent>
-      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-        <Button onClick={close} disabled={busy !== null} sx={{ mr: 'auto' }}>
+      <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
+        <Button onClick={close} disabled={busy !== null}>
           {step === 4 ? 'Fermer' : 'Annuler'}
         </Button>
         {actions}
