@@ -17,6 +17,8 @@ const fixture = (name: string) => readFileSync(join(FIXTURES, name));
 let t: TestContext;
 let orgA: string;
 let member: string;
+let colleague: string;
+let admin: string;
 let outsider: string;
 
 function multipart(fileName: string, content: Buffer) {
@@ -60,12 +62,18 @@ beforeAll(async () => {
     const a = await createOrganization(tx, { title: 'Transports Alpha' });
     const b = await createOrganization(tx, { title: 'Bêta BTP' });
     const plain = await createUser(tx, { email: 'membre@alpha.fr' });
+    const other = await createUser(tx, { email: 'collegue@alpha.fr' });
+    const boss = await createUser(tx, { email: 'admin@alpha.fr', roles: ['ADMIN'] });
+    await linkUser(tx, a.uuid, other.uuid);
+    await linkUser(tx, a.uuid, boss.uuid);
     const foreign = await createUser(tx, { email: 'admin@beta.fr', roles: ['ADMIN'] });
     await linkUser(tx, a.uuid, plain.uuid);
     await linkUser(tx, b.uuid, foreign.uuid);
     return { orgA: a.uuid };
   }));
   member = await t.login('membre@alpha.fr');
+  colleague = await t.login('collegue@alpha.fr');
+  admin = await t.login('admin@alpha.fr');
   outsider = await t.login('admin@beta.fr');
 });
 afterAll(() => t.close());
@@ -170,5 +178,22 @@ describe('the history', () => {
     const late = await t.as(member, { method: 'POST', url: `/api/import/${importId}/revert` });
     expect(late.statusCode).toBe(409);
     expect(late.json().message).toBe("L'annulation n'est possible que dans les 24 heures qui suivent l'import");
+  });
+
+  it('is undone by its author or an administrator; another member gets a 403 and nothing changes', async () => {
+    const lines = ['Nom;Prénom;Tél.', 'Roux;Anaïs;06 11 22 33 44'];
+    const ours = async () => {
+      const { importId, suggestedMapping } = await previewed(member, 'driver', 'un.csv', Buffer.from(lines.join('\r\n')));
+      expect((await t.as(member, { method: 'POST', url: `/api/import/${importId}/commit`, payload: { mapping: suggestedMapping } })).json()).toMatchObject({ status: 'committed' });
+      return importId;
+    };
+    const first = await ours();
+    const refused = await t.as(colleague, { method: 'POST', url: `/api/import/${first}/revert` });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe("Seuls l'auteur de l'import et les administrateurs peuvent l'annuler");
+    expect((await t.as(colleague, { method: 'GET', url: `/api/import/${first}` })).json()).toMatchObject({ status: 'committed', revertibleUntil: expect.any(String) });
+    expect((await t.as(admin, { method: 'POST', url: `/api/import/${first}/revert` })).json()).toEqual({ restored: 1, left: [] });
+    const second = await ours();
+    expect((await t.as(member, { method: 'POST', url: `/api/import/${second}/revert` })).json()).toEqual({ restored: 1, left: [] });
   });
 });

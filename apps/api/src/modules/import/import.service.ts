@@ -16,8 +16,8 @@ import {
 import type { Database } from '../../db/client.js';
 import type { ExportColumn } from '../../db/list-kit.js';
 import { readTenant, type ReadTx, withTenant, type WriteTx } from '../../db/scope.js';
-import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
-import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
+import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
 import { CONTENT_TYPES, csvStream } from '../../lib/spreadsheet-export.js';
 import { openStoredFile, removeStoredFile, storeFile } from '../../platform/storage/files.js';
 import type { ObjectStorage } from '../../platform/storage/storage.js';
@@ -544,16 +544,20 @@ export async function list(db: Database, ctx: AuthContext) {
 // ---------------------------------------------------------------- revert
 
 const EDITED = "modifié depuis l'import : laissé tel quel";
+const NOT_YOURS = "Seuls l'auteur de l'import et les administrateurs peuvent l'annuler";
 
 /**
  * Within 24 h of its commit, puts back every row the import created (removed), changed or exited
- * (previous values), unless the row was edited since: then it is left, and named.
+ * (previous values), unless the row was edited since: then it is left, and named. Its author or an
+ * administrator only (403 for another member).
  */
 export async function revert(db: Database, ctx: AuthContext, importId: string) {
   const organizationUuid = requireOrganization(ctx);
   return withTenant(db, organizationUuid, async (tx) => {
     const row = await repo.findImport(tx, importId);
     if (!row) throw new NotFoundError(NOT_FOUND);
+    // It deletes what the import created, for good: its author or an administrator, as a permanent deletion.
+    if (row.authorUuid !== ctx.userUuid && !isAdmin(ctx)) throw new ForbiddenError(NOT_YOURS);
     if (row.status === 'reverted') throw new ConflictError('Cet import a déjà été annulé');
     if (row.status !== 'committed' || !row.committedAt) throw new ConflictError("Cet import n'a pas été appliqué : rien à annuler");
     if (Date.now() - row.committedAt.getTime() >= REVERT_WINDOW_MS) throw new ConflictError("L'annulation n'est possible que dans les 24 heures qui suivent l'import");

@@ -69,8 +69,11 @@ const IMPORTS: ImportSummary[] = ImportListSchema.parse({
   ],
 }).data;
 
-function renderSection(roles: ('ADMIN' | 'USER')[] = ['USER']) {
-  authStore.setSession('token', makeUser({ roles }));
+const AUTHOR = '6a000000-0000-4000-8000-000000000001';
+
+/** A member by default: the author of the imports listed (`uuid`: someone else). */
+function renderSection(roles: ('ADMIN' | 'USER')[] = ['USER'], uuid = AUTHOR) {
+  authStore.setSession('token', makeUser({ roles, uuid }));
   return renderWithProviders(
     <>
       <ImportsSection />
@@ -192,5 +195,16 @@ describe('<ImportsSection />', () => {
     expect(await screen.findByText("L'annulation n'est possible que dans les 24 heures qui suivent l'import")).toBeInTheDocument();
     // The confirmation stays open for another try or to keep the import.
     expect(screen.getByRole('alertdialog')).toBeInTheDocument();
+  });
+
+  it('another member reads the history without the way back; an administrator gets it for anyone’s import', async () => {
+    mockFetch([{ path: '/api/import', body: { data: IMPORTS } }]);
+    const { unmount } = renderSection(['USER'], '6a000000-0000-4000-8000-000000000009');
+    const section = screen.getByRole('region', { name: 'Imports' });
+    await within(section).findAllByRole('row');
+    expect(within(section).queryAllByRole('button')).toHaveLength(0);
+    unmount();
+    renderSection(['ADMIN'], '6a000000-0000-4000-8000-000000000009');
+    expect(await screen.findByRole('button', { name: /^Annuler l’import flotte-assureur\.xlsx/ })).toBeInTheDocument();
   });
 });

@@ -8,6 +8,8 @@ import { LazyConfirm, LazyConfirmDialog } from '../../../components/register/laz
 import { ResponsiveTable } from '../../../components/responsive-table';
 import { SectionCard } from '../../../components/section-card';
 import { snackbar } from '../../../components/snackbar/snackbar';
+import { useCurrentUser } from '../../../lib/auth-store';
+import { isAdministrator } from '../../../lib/permissions';
 import { formatCount, formatDateTime, plural } from '../../../lib/format';
 import { useImports, useRevertImport } from '../api/imports-api';
 
@@ -62,10 +64,14 @@ function RevertOutcome({ outcome }: { outcome: { summary: ImportSummary; result:
  * « Imports » of the /parameters page: the organization's spreadsheet imports, newest first —
  * when, who, which file into which register, what each did and where it stands. « Annuler
  * l'import » is offered while the server says it may be (`revertibleUntil`, 24 h after the
- * commit, by the server's clock). Any member may undo an import, as any member imports (decision 027).
+ * commit, by the server's clock), to the import's author and to administrators (the API answers
+ * 403 to another member: a revert deletes what the import created). Everyone else reads.
  */
 export function ImportsSection() {
   const imports = useImports();
+  const user = useCurrentUser();
+  const admin = isAdministrator(user);
+  const mayRevert = (summary: ImportSummary) => summary.revertibleUntil !== null && (admin || (summary.author.uuid !== null && summary.author.uuid === user?.uuid));
   const revert = useRevertImport();
   const [asked, setAsked] = useState<{ open: boolean; summary?: ImportSummary }>({ open: false });
   const [outcome, setOutcome] = useState<{ summary: ImportSummary; result: ImportRevert } | null>(null);
@@ -118,7 +124,7 @@ export function ImportsSection() {
           actions={{
             label: 'Actions',
             render: (summary) =>
-              summary.revertibleUntil ? (
+              mayRevert(summary) ? (
                 <Button
                   size="small"
                   variant="outlined"
