@@ -104,7 +104,17 @@ async function loadSheet(storage: ObjectStorage, row: Pick<repo.ImportRow, 'file
 
 type Values = Record<string, unknown>;
 type Create = { line: number; key: string; values: Values; movements: FleetMovement[] };
-type Update = { line: number; key: string; uuid: string; set: Values; before: Values; movements: FleetMovement[]; changes: { field: string; old: unknown; new: unknown }[] };
+type Update = {
+  line: number;
+  key: string;
+  uuid: string;
+  set: Values;
+  before: Values;
+  movements: FleetMovement[];
+  changes: { field: string; old: unknown; new: unknown }[];
+  /** A vehicle once updated (brand and model, for compare mode's list). */
+  after?: Values;
+};
 type Plan = {
   creates: Create[];
   updates: Update[];
@@ -217,6 +227,7 @@ async function plan(tx: ReadTx, entity: ImportEntity, mode: ImportMode, mapping:
           before,
           movements: fleetMovements(target as never, merged as never),
           changes: Object.keys(set).map((f) => ({ field: f, old: before[f], new: set[f] })),
+          after: merged,
         });
     }
     if (mode === 'compare') {
@@ -310,8 +321,8 @@ export async function validate(deps: ImportDeps, ctx: AuthContext, importId: str
     immatriculation: formatPlate(c.key),
     uuid: 'uuid' in c ? c.uuid : null,
     line: c.line,
-    brand: ((('set' in c ? { ...c.before, ...c.set } : c.values).brand as string | undefined) ?? null) as string | null,
-    model: ((('set' in c ? { ...c.before, ...c.set } : c.values).model as string | undefined) ?? null) as string | null,
+    brand: ((('set' in c ? (c.after ?? { ...c.before, ...c.set }) : c.values).brand as string | undefined) ?? null) as string | null,
+    model: ((('set' in c ? (c.after ?? { ...c.before, ...c.set }) : c.values).model as string | undefined) ?? null) as string | null,
     changes: 'changes' in c ? c.changes.map((ch) => ({ field: ch.field, label: FIELD_LABELS[ch.field] ?? labelOf(row.entity, ch.field), old: shown(ch.field, ch.old), new: shown(ch.field, ch.new) })) : [],
   });
   return {

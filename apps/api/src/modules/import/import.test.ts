@@ -233,7 +233,10 @@ describe('vehicles', () => {
     const { compare } = check.json();
     expect(compare.new.map((v: { immatriculation: string }) => v.immatriculation)).toEqual(['JK-321-LM', 'NP-654-QR']);
     expect(compare.missing).toEqual([expect.objectContaining({ immatriculation: 'XY-999-ZA', brand: 'Citroën' })]);
-    expect(compare.changed).toEqual([expect.objectContaining({ immatriculation: 'AB-123-CD', changes: [{ field: 'model', label: 'Modèle', old: 'Clio', new: 'Clio V' }] })]);
+    // A changed vehicle says what it is once changed: its brand too, though the file left it as it was.
+    expect(compare.changed).toEqual([
+      expect.objectContaining({ immatriculation: 'AB-123-CD', brand: 'Renault', model: 'Clio V', changes: [{ field: 'model', label: 'Modèle', old: 'Clio', new: 'Clio V' }] }),
+    ]);
     const missingUuid = compare.missing[0].uuid;
     const mailsBefore = await t.seed((tx) => tx.select().from(mailOutbox).where(eq(mailOutbox.organizationUuid, orgC)));
 

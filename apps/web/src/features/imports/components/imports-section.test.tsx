@@ -92,45 +92,38 @@ describe('<ImportsSection />', () => {
     const rows = await within(section).findAllByRole('row');
     expect(within(rows[0]!).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
       'Date',
-      'Auteur',
       'Fichier',
-      'Registre',
       'Créés',
       'Modifiés',
       'Inchangés',
       'Ignorés',
       'Sortis',
       'État',
-      'Actions',
     ]);
     const cells = (row: HTMLElement) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent);
     expect(cells(rows[1]!)).toEqual([
-      formatDateTime('2026-11-26T08:02:00.000Z'),
-      'Claire Martin',
-      'flotte-assureur.xlsx',
-      'Véhicules',
+      // When, and by whom under it.
+      `${formatDateTime('2026-11-26T08:02:00.000Z')}par Claire Martin`,
+      // The file, and the register it went into under it.
+      'flotte-assureur.xlsxVéhicules',
       '3',
       '2',
       '6',
       '1',
       '1',
-      `Importé, annulable jusqu’au ${formatDateTime('2026-11-27T08:02:00.000Z')}`,
-      'Annuler l’import',
+      `Importé, annulable jusqu’au ${formatDateTime('2026-11-27T08:02:00.000Z')}Annuler l’import`,
     ]);
     expect(cells(rows[2]!)).toEqual([
-      formatDateTime('2026-11-25T10:01:00.000Z'),
-      'Utilisateur supprimé',
-      'conducteurs.csv',
-      'Conducteurs',
+      `${formatDateTime('2026-11-25T10:01:00.000Z')}par Utilisateur supprimé`,
+      'conducteurs.csvConducteurs',
       '4',
       '0',
       '0',
       '0',
       '0',
       `Annulé le ${formatDateTime('2026-11-25T11:00:00.000Z')}`,
-      '',
     ]);
-    expect(cells(rows[3]!)).toEqual([formatDateTime('2026-11-20T10:00:00.000Z'), 'Claire Martin', 'sinistres.csv', 'Sinistres', '—', '—', '—', '—', '—', 'Non importé (arrêté avant la confirmation)', '']);
+    expect(cells(rows[3]!)).toEqual([`${formatDateTime('2026-11-20T10:00:00.000Z')}par Claire Martin`, 'sinistres.csvSinistres', '—', '—', '—', '—', '—', 'Non importé (arrêté avant la confirmation)']);
     // Only the import the server says is still revertible offers the way back.
     expect(within(section).getAllByRole('button', { name: /^Annuler l’import/ })).toHaveLength(1);
   });
@@ -142,7 +135,7 @@ describe('<ImportsSection />', () => {
     const list = await screen.findByRole('list', { name: 'Historique des imports' });
     const [item] = within(list).getAllByRole('listitem');
     expect(within(item!).getByText('Créés').tagName).toBe('DT');
-    expect(item!.textContent).toContain('Fichierflotte-assureur.xlsx');
+    expect(item!.textContent).toContain('Fichierflotte-assureur.xlsxVéhicules');
     expect(within(item!).getByRole('button', { name: `Annuler l’import flotte-assureur.xlsx du ${formatDateTime('2026-11-26T08:02:00.000Z')}` })).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });

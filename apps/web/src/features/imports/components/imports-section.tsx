@@ -109,34 +109,60 @@ export function ImportsSection() {
           label="Historique des imports"
           rows={imports.data}
           rowKey={(summary) => summary.importId}
-          title={{ label: 'Date', value: (summary) => formatDateTime(summary.committedAt ?? summary.createdAt) }}
+          // Who, under when: six columns of figures and the way back fit in the page's width.
+          title={{
+            label: 'Date',
+            value: (summary) => (
+              <>
+                {formatDateTime(summary.committedAt ?? summary.createdAt)}
+                <Box component="span" sx={{ display: 'block', color: 'text.secondary', fontWeight: 'normal' }}>
+                  par {summary.author.name}
+                </Box>
+              </>
+            ),
+          }}
           columns={[
-            { label: 'Auteur', value: (summary) => summary.author.name },
-            { label: 'Fichier', value: (summary) => summary.fileName },
-            { label: 'Registre', value: (summary) => IMPORT_REGISTER_LABELS[summary.entity] },
+            {
+              label: 'Fichier',
+              value: (summary) => (
+                <>
+                  <Box component="span" sx={{ overflowWrap: 'anywhere' }}>
+                    {summary.fileName}
+                  </Box>
+                  <Box component="span" sx={{ display: 'block', color: 'text.secondary' }}>
+                    {IMPORT_REGISTER_LABELS[summary.entity]}
+                  </Box>
+                </>
+              ),
+            },
             { label: 'Créés', numeric: true, value: count('created') },
             { label: 'Modifiés', numeric: true, value: count('updated') },
             { label: 'Inchangés', numeric: true, value: count('unchanged') },
             { label: 'Ignorés', numeric: true, value: count('skipped') },
             { label: 'Sortis', numeric: true, value: count('exited') },
-            { label: 'État', value: importState },
+            {
+              label: 'État',
+              // The way back sits with the state it changes: a phone's card keeps its whole width for the figures.
+              value: (summary) => (
+                <Box sx={{ display: 'grid', gap: 0.75, justifyItems: 'start' }}>
+                  <span>{importState(summary)}</span>
+                  {mayRevert(summary) && (
+                    <Button
+                      size="small"
+                      variant="outlined"
+                      sx={{ whiteSpace: 'nowrap' }}
+                      aria-label={`Annuler l’import ${describe(summary)}`}
+                      onClick={() => setAsked({ open: true, summary })}
+                      onMouseEnter={LazyConfirm.preload}
+                      onFocus={LazyConfirm.preload}
+                    >
+                      Annuler l’import
+                    </Button>
+                  )}
+                </Box>
+              ),
+            },
           ]}
-          actions={{
-            label: 'Actions',
-            render: (summary) =>
-              mayRevert(summary) ? (
-                <Button
-                  size="small"
-                  variant="outlined"
-                  aria-label={`Annuler l’import ${describe(summary)}`}
-                  onClick={() => setAsked({ open: true, summary })}
-                  onMouseEnter={LazyConfirm.preload}
-                  onFocus={LazyConfirm.preload}
-                >
-                  Annuler l’import
-                </Button>
-              ) : null,
-          }}
         />
       )}
       <LazyConfirmDialog
