@@ -1,4 +1,4 @@
-import { IsoDateSchema, UuidSchema } from './primitives.js';
+import { IsoDateSchema, requiredText, UuidSchema } from './primitives.js';
 import { z } from './zod.js';
 
 /** Spreadsheet imports (issue 13, SPEC 5): preview → validate → commit, revert, history. */
@@ -9,9 +9,7 @@ export type ImportEntity = z.infer<typeof ImportEntitySchema>;
 export const ImportEntityParamsSchema = z.object({ entity: ImportEntitySchema });
 export const ImportIdParamsSchema = z.object({ importId: UuidSchema });
 /** `?sheet=`: the XLSX sheet to read, by its name (else the first with data). */
-export const ImportPreviewQuerySchema = z.object({
-  sheet: z.string({ error: 'Nom de feuille invalide' }).min(1, { error: 'Nom de feuille invalide' }).max(100, { error: 'Nom de feuille invalide' }).optional(),
-});
+export const ImportPreviewQuerySchema = z.object({ sheet: requiredText(100, 'Le nom de la feuille').optional() });
 
 /** upsert: add and update; compare (vehicles only): the file is the whole fleet, the user picks. */
 export const ImportModeSchema = z.enum(['upsert', 'compare'], { error: 'Mode : upsert ou compare' });
