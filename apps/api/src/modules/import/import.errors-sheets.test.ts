@@ -7,6 +7,7 @@ import { imports } from '../../db/schema/imports.js';
 import { vehicules } from '../../db/schema/vehicules.js';
 import { createOrganization, createUser, linkUser } from '../../seed/factories.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
+import { multipartFile } from '../../../test/multipart.js';
 
 // The errors of a check as a file, the choice of an XLSX's sheet, and the history's way back as
 // the server decides it (issue 13's screens).
@@ -21,15 +22,8 @@ let colleague: string;
 let admin: string;
 let outsider: string;
 
-function multipart(fileName: string, content: Buffer) {
-  const boundary = '----flotte' + Math.random().toString(16).slice(2);
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, content, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 const upload = (token: string, entity: string, fileName: string, content: Buffer, query = '') =>
-  t.as(token, { method: 'POST', url: `/api/import/${entity}/preview${query}`, ...multipart(fileName, content) });
+  t.as(token, { method: 'POST', url: `/api/import/${entity}/preview${query}`, ...multipartFile(fileName, content) });
 const validate = (token: string, id: string, payload: object) => t.as(token, { method: 'POST', url: `/api/import/${id}/validate`, payload });
 const errors = (token: string, id: string) => t.as(token, { method: 'GET', url: `/api/import/${id}/errors` });
 

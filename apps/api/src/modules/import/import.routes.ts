@@ -15,9 +15,9 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BadRequestError, PayloadTooLargeError } from '../../errors.js';
+import { sendExportedFile } from '../../lib/register-export.js';
 import { EXPORTED_FILE } from '../../lib/register-routes.js';
 import { errorResponses } from '../../lib/route-schemas.js';
-import { contentDisposition } from '../../lib/spreadsheet-export.js';
 import type { JobKind } from '../../platform/jobs/define-job.js';
 import type { FleetNotifier } from '../insurance-intermediary/insurance-intermediary.service.js';
 import * as service from './import.service.js';
@@ -95,17 +95,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
         response: { 200: EXPORTED_FILE, ...errorResponses(401, 403, 404, 409) },
       },
     },
-    async (request, reply) => {
-      const file = await service.errorsFile(deps(), request.ctx, request.params.importId);
-      return (
-        reply
-          .header('content-type', file.contentType)
-          .header('content-disposition', contentDisposition(file.fileName))
-          .header('cache-control', 'no-store')
-          // The 200 schema documents the bytes; Fastify sends a stream as it is.
-          .send(file.stream as unknown as string)
-      );
-    },
+    async (request, reply) => sendExportedFile(reply, await service.errorsFile(deps(), request.ctx, request.params.importId)),
   );
 
   app.post(

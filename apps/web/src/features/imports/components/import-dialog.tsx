@@ -24,6 +24,7 @@ import { todayIso, type ImportCounts, type ImportEntity, type ImportMapping, typ
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { invalidateAfterWrite, queryKeys } from '../../../lib/query-keys';
+import { RevertLeftList } from './revert-left-list';
 import { commitImport, downloadImportErrors, getImport, IMPORT_REGISTERS as REGISTER, revertImport, uploadImportFile, validateImport } from '../api/imports-api';
 
 const STEPS = ['Fichier', 'Colonnes', 'Vérification', 'Confirmation', 'Résultat'] as const;
@@ -445,15 +446,7 @@ function ResultStep({ entity, outcome, reverted }: { entity: ImportEntity; outco
       {reverted ? (
         <Alert severity="info">
           Import annulé : {plural(reverted.restored, 'ligne rétablie', 'lignes rétablies')}.
-          {reverted.left.length > 0 && (
-            <Box component="ul" sx={{ m: 0, mt: 1, pl: 2 }}>
-              {reverted.left.map((left) => (
-                <li key={left.uuid}>
-                  {left.label} : {left.reason}
-                </li>
-              ))}
-            </Box>
-          )}
+          <RevertLeftList left={reverted.left} />
         </Alert>
       ) : (
         <Alert severity="success">Import terminé.</Alert>

@@ -12,6 +12,7 @@ import { useCurrentUser } from '../../../lib/auth-store';
 import { isAdministrator } from '../../../lib/permissions';
 import { formatCount, formatDateTime, plural } from '../../../lib/format';
 import { useImports, useRevertImport } from '../api/imports-api';
+import { RevertLeftList } from './revert-left-list';
 
 /** The register an import wrote to, as the menu names it. */
 export const IMPORT_REGISTER_LABELS: Record<ImportEntity, string> = { driver: 'Conducteurs', vehicule: 'Véhicules', sinister: 'Sinistres' };
@@ -47,13 +48,7 @@ function RevertOutcome({ outcome }: { outcome: { summary: ImportSummary; result:
         <>
           {' '}
           {plural(result.left.length, 'ligne laissée', 'lignes laissées')} telle{result.left.length > 1 ? 's' : ''} quelle{result.left.length > 1 ? 's' : ''} :
-          <Box component="ul" sx={{ m: 0, mt: 0.5, pl: 2.5 }}>
-            {result.left.map((left) => (
-              <li key={left.uuid}>
-                {left.label} : {left.reason}
-              </li>
-            ))}
-          </Box>
+          <RevertLeftList left={result.left} />
         </>
       )}
     </Alert>
