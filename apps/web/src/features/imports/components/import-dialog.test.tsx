@@ -1,9 +1,10 @@
 import type { ImportPreview, ImportValidation } from '@flotte/contract';
-import { IMPORT_FIELDS } from '@flotte/contract';
+import { IMPORT_FIELDS, ImportSummarySchema } from '@flotte/contract';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-store';
+import { formatDateTime } from '../../../lib/format';
 import { queryKeys } from '../../../lib/query-keys';
 import { makeUser } from '../../../test/fixtures';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
@@ -112,6 +113,25 @@ describe('ImportDialog', () => {
       { method: 'POST', path: `/api/import/${IMPORT_ID}/validate`, body: validation },
       { method: 'POST', path: `/api/import/${IMPORT_ID}/commit`, body: { ...counts, importId: IMPORT_ID, status: 'committed' } },
       { method: 'POST', path: `/api/import/${IMPORT_ID}/revert`, body: { restored: 2, left: [] } },
+      {
+        path: `/api/import/${IMPORT_ID}`,
+        body: ImportSummarySchema.parse({
+          importId: IMPORT_ID,
+          entity: 'vehicule',
+          mode: 'upsert',
+          fileName: 'flotte.csv',
+          rowCount: 3,
+          status: 'committed',
+          percent: 100,
+          counts,
+          error: null,
+          author: { uuid: null, name: 'Claire Dupont' },
+          createdAt: '2026-11-26T08:00:00.000Z',
+          committedAt: '2026-11-26T08:01:00.000Z',
+          revertedAt: null,
+          revertibleUntil: '2026-11-27T08:01:00.000Z',
+        }),
+      },
     ]);
     const user = userEvent.setup();
 
@@ -149,6 +169,8 @@ describe('ImportDialog', () => {
     await user.click(screen.getByRole('button', { name: 'Importer' }));
     expect(await screen.findByText('Import terminé.')).toBeInTheDocument();
     expect(screen.getByText('2 véhicules créés')).toBeInTheDocument();
+    // Until when it may be undone: the server's word, not the browser's clock.
+    expect(await screen.findByText(new RegExp(`pendant 24 heures \\(jusqu'au ${formatDateTime('2026-11-27T08:01:00.000Z')}\\)`))).toBeInTheDocument();
     expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.vehicules.all });
     expect(await bodyOf(calls, `/api/import/${IMPORT_ID}/commit`)).toEqual({ mapping: { immatriculation: 0, brand: 1, model: 2 }, mode: 'upsert' });
 

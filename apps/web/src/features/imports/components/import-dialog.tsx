@@ -20,9 +20,10 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { todayIso, type ImportCounts, type ImportEntity, type ImportMapping, type ImportMode, type ImportPreview, type ImportRevert, type ImportValidation } from '@flotte/contract';
+import { todayIso, type ImportCounts, type ImportEntity, type ImportMapping, type ImportMode, type ImportPreview, type ImportRevert, type ImportSummary, type ImportValidation } from '@flotte/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { formatDateTime } from '../../../lib/format';
 import { invalidateAfterWrite, queryKeys } from '../../../lib/query-keys';
 import { RevertLeftList } from './revert-left-list';
 import { commitImport, downloadImportErrors, getImport, IMPORT_REGISTERS as REGISTER, revertImport, uploadImportFile, validateImport } from '../api/imports-api';
@@ -436,8 +437,8 @@ function ConfirmStep({ entity, validation, choice, onChoice }: { entity: ImportE
   );
 }
 
-/** `until`: the end of the 24 h when « Annuler l'import » is offered, as read: « 27/11/2026 à 14:05 ». */
-type Outcome = { importId: string; counts: ImportCounts; until: string };
+/** `until`: the end of the 24 h when « Annuler l'import » is offered, as the server says it: « 27/11/2026 à 14:05 ». */
+type Outcome = { importId: string; counts: ImportCounts; until: string | null };
 
 /** 5 — what the import did, and the way back. */
 function ResultStep({ entity, outcome, reverted }: { entity: ImportEntity; outcome: Outcome; reverted: ImportRevert | null }) {
@@ -454,7 +455,7 @@ function ResultStep({ entity, outcome, reverted }: { entity: ImportEntity; outco
       <CountList entity={entity} counts={outcome.counts} future={false} />
       {!reverted && (
         <Typography color="textSecondary" variant="body2">
-          « Annuler l'import » supprime ce qu'il a créé et remet ce qu'il a modifié, pendant 24 heures (jusqu'au {outcome.until}).
+          « Annuler l'import » supprime ce qu'il a créé et remet ce qu'il a modifié, pendant 24 heures{outcome.until ? ` (jusqu'au ${outcome.until})` : ''}.
         </Typography>
       )}
     </Box>
@@ -462,10 +463,6 @@ function ResultStep({ entity, outcome, reverted }: { entity: ImportEntity; outco
 }
 
 const message = (reason: unknown) => (reason instanceof Error ? reason.message : 'Une erreur est survenue. Veuillez réessayer.');
-function untilTomorrow() {
-  const until = new Date(Date.now() + 86_400_000);
-  return `${until.toLocaleDateString('fr-FR')} à ${until.toLocaleTimeString('fr-FR', { hour: '2-digit', minute: '2-digit' })}`;
-}
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export type ImportDialogProps = { entity: ImportEntity; open: boolean; onClose: () => void };
@@ -555,11 +552,12 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
         : undefined;
       const result = await commitImport(preview.importId, { mapping, ...(entity === 'vehicule' ? { mode } : {}), ...(selection ? { selection } : {}) });
       let counts: ImportCounts = result;
+      let summary: ImportSummary | null;
       if (result.status === 'queued' || result.status === 'running') {
         // A long import runs in the background: follow it until it is done.
         for (;;) {
           await wait(1000);
-          const summary = await getImport(preview.importId);
+          summary = await getImport(preview.importId);
           setBusy(`Import en cours… ${summary.percent} %`);
           if (summary.status === 'failed') throw new Error(summary.error ?? "L'import a échoué ; rien n'a été enregistré.");
           if (summary.status === 'committed' && summary.counts) {
@@ -567,8 +565,11 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
             break;
           }
         }
+      } else {
+        // Until when it may be undone, by the server's clock (done: a failed read only leaves the date out).
+        summary = await getImport(preview.importId).catch(() => null);
       }
-      setOutcome({ importId: preview.importId, counts, until: untilTomorrow() });
+      setOutcome({ importId: preview.importId, counts, until: summary?.revertibleUntil ? formatDateTime(summary.revertibleUntil) : null });
       invalidateAfterWrite(queryClient, REGISTER[entity]);
       void queryClient.invalidateQueries({ queryKey: queryKeys.imports.all });
       setStep(4);
