@@ -95,15 +95,15 @@ const VALID: Record<string, { who: string; body: () => Record<string, unknown> }
     who: 'admin-a',
     body: () => ({ name: 'Cabinet', contactLastName: 'Roux', contactFirstName: 'Léa', email: 'lea@exemple.fr', productionEmail: 'production@exemple.fr', startDate: '2026-01-01' }),
   },
-  // Validate only reads (see READS); commit applies the one row.
+  // Validate keeps the mapping it checked (for the errors' download); commit applies the one row.
   'POST /api/import/{importId}/validate': { who: 'admin-a', body: () => ({ mapping: { lastName: 0, firstName: 1, phone: 2 }, mode: 'upsert' }) },
   'POST /api/import/{importId}/commit': { who: 'admin-a', body: () => ({ mapping: { lastName: 0, firstName: 1, phone: 2 }, mode: 'upsert' }) },
   // Last: it ends the sessions of its caller, who sends nothing else here.
   'POST /api/auth/password': { who: 'user-a', body: () => ({ currentPassword: 'Motdepasse-tests-1', newPassword: 'Un-nouveau-mot-de-passe-1' }) },
 };
 
-/** Routes with a body that write nothing when valid (a check before a write). */
-const READS = new Set(['POST /api/import/{importId}/validate']);
+/** Routes with a body that write nothing when valid (a check before a write): none today. */
+const READS = new Set<string>();
 
 /** Who asks the routes that take no body. */
 const QUERY_CALLER: Record<string, string> = { '/api/organization': 'root', '/api/organization/environment': 'super-a', '/api/organization-user': 'super-a', '/api/environment': 'root' };
@@ -113,7 +113,7 @@ function urlOf(path: string, query: Record<string, string> = {}) {
     if (path.startsWith('/api/environment')) return ids.environment!;
     if (path.startsWith('/api/user')) return ids.user!;
     if (path.startsWith('/api/vehicule/category')) return 'VP';
-    if (path.startsWith('/api/import')) return ids.import!;
+    if (path.startsWith('/api/import')) return name === 'entity' ? 'driver' : ids.import!;
     const register = /^\/api\/(driver|vehicule|sinister)/.exec(path)?.[1];
     return register ? ids[register]! : name;
   });

@@ -1,4 +1,4 @@
-import { IsoDateSchema, UuidSchema } from './primitives.js';
+import { IsoDateSchema, requiredText, UuidSchema } from './primitives.js';
 import { z } from './zod.js';
 
 /** Spreadsheet imports (issue 13, SPEC 5): preview → validate → commit, revert, history. */
@@ -8,6 +8,8 @@ export const ImportEntitySchema = z.enum(IMPORT_ENTITIES, { error: 'Type d’imp
 export type ImportEntity = z.infer<typeof ImportEntitySchema>;
 export const ImportEntityParamsSchema = z.object({ entity: ImportEntitySchema });
 export const ImportIdParamsSchema = z.object({ importId: UuidSchema });
+/** `?sheet=`: the XLSX sheet to read, by its name (else the first with data). */
+export const ImportPreviewQuerySchema = z.object({ sheet: requiredText(100, 'Le nom de la feuille').optional() });
 
 /** upsert: add and update; compare (vehicles only): the file is the whole fleet, the user picks. */
 export const ImportModeSchema = z.enum(['upsert', 'compare'], { error: 'Mode : upsert ou compare' });
@@ -74,6 +76,9 @@ export const ImportPreviewSchema = z.object({
   /** CSV only: what was detected. */
   encoding: z.string().nullable(),
   separator: z.string().nullable(),
+  /** XLSX only: the workbook's sheets in order (empty for a CSV), and the one read. */
+  sheets: z.array(z.string()),
+  sheet: z.string().nullable(),
   headers: z.array(z.string()),
   fields: z.array(ImportFieldSchema),
   suggestedMapping: ImportMappingSchema,

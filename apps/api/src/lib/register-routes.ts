@@ -5,8 +5,7 @@ import { z } from 'zod';
 import type { Database } from '../db/client.js';
 import { etagOfPage, NotModified, type ReadOptions } from '../db/list-kit.js';
 import type { AuthContext } from './auth-context.js';
-import type { ExportedFile } from './register-export.js';
-import { contentDisposition } from './spreadsheet-export.js';
+import { type ExportedFile, sendExportedFile } from './register-export.js';
 import { wantsFresh } from './page-cache.js';
 import { errorResponses } from './route-schemas.js';
 
@@ -63,7 +62,7 @@ export function listRoute<Q extends Schema, P extends Schema>(app: App, path: st
 }
 
 /** An export's file: not serialized (a stream), declared for the OpenAPI document. */
-const EXPORTED_FILE = z.string().meta({ format: 'binary' }).describe('Le fichier CSV ou XLSX.');
+export const EXPORTED_FILE = z.string().meta({ format: 'binary' }).describe('Le fichier CSV ou XLSX.');
 
 /** A 304 has no body: the client keeps the page it holds. */
 const NOT_MODIFIED = z.null().describe('La page est inchangée depuis celle que le client détient (If-None-Match) : pas de corps.');
@@ -153,17 +152,7 @@ export function registerRoutes<
           response: { 200: EXPORTED_FILE, ...errorResponses(400, 401, 403, 503) },
         },
       },
-      async (request, reply) => {
-        const file = await exportFile(db(), request.ctx, request.query as never);
-        return (
-          reply
-            .header('content-type', file.contentType)
-            .header('content-disposition', contentDisposition(file.fileName))
-            .header('cache-control', 'no-store')
-            // The 200 schema documents the bytes; Fastify sends a stream as it is, without serializing it.
-            .send(file.stream as unknown as string)
-        );
-      },
+      async (request, reply) => sendExportedFile(reply, await exportFile(db(), request.ctx, request.query as never)),
     );
   }
 

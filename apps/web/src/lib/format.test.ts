@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDate, formatEuros, formatPhone, formatPlate, plural } from './format';
+import { formatCount, formatDate, formatDateTime, formatEuros, formatPhone, formatPlate, plural } from './format';
 
 describe('French formatters', () => {
   it('formats dates as dd/mm/yyyy', () => {
@@ -10,6 +10,13 @@ describe('French formatters', () => {
     expect(formatDate('pas une date')).toBe('');
     expect(formatDate('2023-02-29')).toBe('');
     expect(formatDate(new Date(Number.NaN))).toBe('');
+  });
+
+  it('formats an instant to the minute, in the browser\'s time zone', () => {
+    expect(formatDateTime(new Date(2026, 10, 26, 9, 5))).toBe('26/11/2026 à 09:05');
+    expect(formatDateTime(new Date(2026, 10, 26, 14, 30).toISOString())).toBe('26/11/2026 à 14:30');
+    expect(formatDateTime(null)).toBe('');
+    expect(formatDateTime('pas une date')).toBe('');
   });
 
   it('formats amounts the French way', () => {

@@ -21,6 +21,14 @@ export function formatDate(value: string | Date | null | undefined): string {
   return `${two(date.getDate())}/${two(date.getMonth() + 1)}/${date.getFullYear()}`;
 }
 
+/** An instant in the browser's time zone, to the minute: `26/11/2026 à 14:05`; empty for nothing or an invalid date. */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const date = typeof value === 'string' ? new Date(value) : value;
+  if (Number.isNaN(date.getTime())) return '';
+  return `${formatDate(date)} à ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
 // The contract owns these rules, so the web shows exactly what the API validates:
 // amounts (`1 234,56 €`) and plates (`AB-123-CD`), phones (E.164 in, `06 12 34 56 78` out).
 export { formatEuros, formatPlate } from '@flotte/contract';

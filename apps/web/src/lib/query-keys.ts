@@ -36,6 +36,8 @@ export const queryKeys = {
    * Every dashboard figure (loss ratio, frequency, half-differences, breakdowns, limits): keep each
    * under this prefix, so that a write to the periods or the limits refreshes them all.
    */
+  /** The organization's spreadsheet imports (features/imports): /parameters' history. */
+  imports: { all: ['imports'] as const, list: () => ['imports', 'list'] as const },
   dashboard: {
     all: ['dashboard'] as const,
     config: () => ['dashboard', 'config'] as const,

@@ -24,10 +24,15 @@ export const imports = pgTable(
     fileKey: text()
       .notNull()
       .references(() => storedFiles.key),
+    /** XLSX: the sheet read (the validation and the commit read it again); null for a CSV. */
+    sheet: text(),
     rowCount: integer().notNull(),
     /** The file's headers (the mapping's column indexes point into them). */
     headers: jsonb().$type<string[]>().notNull(),
-    /** The mapping and mode of the commit (the next import of this entity starts from it). */
+    /**
+     * The mapping and mode of the last validation, then of the commit (the next import of this
+     * entity starts from a committed one's; the errors' download reads the validation's).
+     */
     mapping: jsonb().$type<Record<string, number | null>>(),
     mode: text({ enum: ['upsert', 'compare'] }),
     status: text({ enum: IMPORT_STATUSES }).notNull().default('previewed'),

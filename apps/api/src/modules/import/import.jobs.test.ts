@@ -7,20 +7,15 @@ import { storedFiles } from '../../db/schema/stored-files.js';
 import { createOrganization, createUser, linkUser } from '../../seed/factories.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 import { cleanupStaleImports } from './import.service.js';
+import { multipartFile } from '../../../test/multipart.js';
 
 /** Imports' background work: a commit above 5 000 rows, the revert window, the cleanup of abandoned imports. */
 let t: TestContext;
 let org: string;
 let admin: string;
 
-function multipart(fileName: string, content: Buffer) {
-  const boundary = '----flotte' + Math.random().toString(16).slice(2);
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/csv\r\n\r\n`);
-  return { payload: Buffer.concat([head, content, Buffer.from(`\r\n--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 async function preview(content: Buffer) {
-  const response = await t.as(admin, { method: 'POST', url: '/api/import/driver/preview', ...multipart('conducteurs.csv', content) });
+  const response = await t.as(admin, { method: 'POST', url: '/api/import/driver/preview', ...multipartFile('conducteurs.csv', content) });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{ importId: string; suggestedMapping: Record<string, number | null> }>();
 }

@@ -5,6 +5,7 @@ import {
   ImportEntityParamsSchema,
   ImportIdParamsSchema,
   ImportListSchema,
+  ImportPreviewQuerySchema,
   ImportPreviewSchema,
   ImportRevertSchema,
   ImportSummarySchema,
@@ -14,6 +15,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BadRequestError, PayloadTooLargeError } from '../../errors.js';
+import { sendExportedFile } from '../../lib/register-export.js';
+import { EXPORTED_FILE } from '../../lib/register-routes.js';
 import { errorResponses } from '../../lib/route-schemas.js';
 import type { JobKind } from '../../platform/jobs/define-job.js';
 import type { FleetNotifier } from '../insurance-intermediary/insurance-intermediary.service.js';
@@ -58,12 +61,14 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
       schema: {
         tags,
         summary: 'Lit un fichier CSV ou Excel (champ multipart « file ») : en-têtes, correspondance proposée, nombre de lignes, aperçu',
+        description: 'Excel : la première feuille avec des données, ou celle nommée par `sheet` ; la réponse nomme les feuilles du classeur.',
         consumes: ['multipart/form-data'],
         params: ImportEntityParamsSchema,
+        querystring: ImportPreviewQuerySchema,
         response: { 200: ImportPreviewSchema, ...errorResponses(400, 401, 403, 413) },
       },
     },
-    async (request) => service.preview(deps(), request.ctx, request.params.entity, await uploadedFile(request)),
+    async (request) => service.preview(deps(), request.ctx, request.params.entity, await uploadedFile(request), request.query.sheet),
   );
 
   app.post(
@@ -78,6 +83,19 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
       },
     },
     (request) => service.validate(deps(), request.ctx, request.params.importId, request.body),
+  );
+
+  app.get(
+    '/import/:importId/errors',
+    {
+      schema: {
+        tags,
+        summary: 'Toutes les erreurs de la dernière vérification, en CSV (UTF-8 avec BOM, « ; ») : ligne comme dans Excel, colonne, message',
+        params: ImportIdParamsSchema,
+        response: { 200: EXPORTED_FILE, ...errorResponses(401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => sendExportedFile(reply, await service.errorsFile(deps(), request.ctx, request.params.importId)),
   );
 
   app.post(

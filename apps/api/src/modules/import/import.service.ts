@@ -10,12 +10,15 @@ import {
   type ImportSelection,
   type ImportSummary,
   normalizePlate,
+  todayIso,
   vehiculeDateIssues,
 } from '@flotte/contract';
 import type { Database } from '../../db/client.js';
+import type { ExportColumn } from '../../db/list-kit.js';
 import { readTenant, type ReadTx, withTenant, type WriteTx } from '../../db/scope.js';
-import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
-import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
+import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
+import { CONTENT_TYPES, csvStream } from '../../lib/spreadsheet-export.js';
 import { openStoredFile, removeStoredFile, storeFile } from '../../platform/storage/files.js';
 import type { ObjectStorage } from '../../platform/storage/storage.js';
 import { type FleetMovement, type FleetNotifier, notifyFleetMovements } from '../insurance-intermediary/insurance-intermediary.service.js';
@@ -37,10 +40,11 @@ export type ImportDeps = { db: Database; storage: ObjectStorage };
 
 // ---------------------------------------------------------------- preview
 
-export async function preview(deps: ImportDeps, ctx: AuthContext, entity: ImportEntity, file: { fileName: string; buffer: Buffer }) {
+/** `sheetName`: the XLSX sheet to read (else the first with data); kept for the validation and the commit. */
+export async function preview(deps: ImportDeps, ctx: AuthContext, entity: ImportEntity, file: { fileName: string; buffer: Buffer }, sheetName?: string) {
   const organizationUuid = requireOrganization(ctx);
   // Everything is read before anything is kept: a refused file leaves nothing.
-  const sheet = await readSpreadsheet(file.buffer);
+  const sheet = await readSpreadsheet(file.buffer, sheetName);
   // eslint-disable-next-line no-control-regex -- a file name is shown back: no control characters
   const fileName = file.fileName.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255) || 'fichier';
   const row = await storeFile(deps.db, deps.storage, organizationUuid, Readable.from([file.buffer]), { maxBytes: IMPORT_LIMITS.maxBytes }, async (tx, stored) => {
@@ -51,6 +55,7 @@ export async function preview(deps: ImportDeps, ctx: AuthContext, entity: Import
       entity,
       fileName,
       fileKey: stored.key,
+      sheet: sheet.sheet ?? null,
       rowCount: sheet.rows.length,
       headers: sheet.headers,
     });
@@ -63,6 +68,8 @@ export async function preview(deps: ImportDeps, ctx: AuthContext, entity: Import
     format: sheet.format,
     encoding: sheet.encoding ?? null,
     separator: sheet.separator ?? null,
+    sheets: sheet.sheets ?? [],
+    sheet: sheet.sheet ?? null,
     headers: sheet.headers,
     fields: [...fieldsOf(entity)],
     suggestedMapping: suggestMapping(entity, sheet.headers, row.last),
@@ -85,18 +92,29 @@ async function loadImport(db: Database, organizationUuid: string, importId: stri
   return row;
 }
 
-async function loadSheet(storage: ObjectStorage, key: string): Promise<Sheet> {
-  const object = await openStoredFile(storage, key);
+/** The import's file read again: its sheet, as the preview read it. */
+async function loadSheet(storage: ObjectStorage, row: Pick<repo.ImportRow, 'fileKey' | 'sheet'>): Promise<Sheet> {
+  const object = await openStoredFile(storage, row.fileKey);
   const chunks: Buffer[] = [];
   for await (const chunk of object.body as AsyncIterable<Buffer>) chunks.push(chunk);
-  return readSpreadsheet(Buffer.concat(chunks));
+  return readSpreadsheet(Buffer.concat(chunks), row.sheet);
 }
 
 // ---------------------------------------------------------------- the plan: what a commit would do
 
 type Values = Record<string, unknown>;
 type Create = { line: number; key: string; values: Values; movements: FleetMovement[] };
-type Update = { line: number; key: string; uuid: string; set: Values; before: Values; movements: FleetMovement[]; changes: { field: string; old: unknown; new: unknown }[] };
+type Update = {
+  line: number;
+  key: string;
+  uuid: string;
+  set: Values;
+  before: Values;
+  movements: FleetMovement[];
+  changes: { field: string; old: unknown; new: unknown }[];
+  /** A vehicle once updated (brand and model, for compare mode's list). */
+  after?: Values;
+};
 type Plan = {
   creates: Create[];
   updates: Update[];
@@ -209,6 +227,7 @@ async function plan(tx: ReadTx, entity: ImportEntity, mode: ImportMode, mapping:
           before,
           movements: fleetMovements(target as never, merged as never),
           changes: Object.keys(set).map((f) => ({ field: f, old: before[f], new: set[f] })),
+          after: merged,
         });
     }
     if (mode === 'compare') {
@@ -290,16 +309,20 @@ export async function validate(deps: ImportDeps, ctx: AuthContext, importId: str
   const organizationUuid = requireOrganization(ctx);
   const row = await loadImport(deps.db, organizationUuid, importId);
   const mode = body.mode ?? 'upsert';
-  const sheet = await loadSheet(deps.storage, row.fileKey);
+  const sheet = await loadSheet(deps.storage, row);
   const p = await readTenant(deps.db, organizationUuid, (tx) => plan(tx, row.entity, mode, body.mapping, sheet));
+  // The errors' download (GET /import/{id}/errors) reads the file with this validation's mapping.
+  if (row.status === 'previewed' || row.status === 'failed') {
+    await withTenant(deps.db, organizationUuid, (tx) => repo.transition(tx, importId, ['previewed', 'failed'], { mapping: body.mapping, mode }));
+  }
   const sortedErrors = p.errors.sort((a, b) => a.line - b.line);
   const vehicleOf = (c: Create | Update) => ({
     key: c.key,
     immatriculation: formatPlate(c.key),
     uuid: 'uuid' in c ? c.uuid : null,
     line: c.line,
-    brand: ((('set' in c ? { ...c.before, ...c.set } : c.values).brand as string | undefined) ?? null) as string | null,
-    model: ((('set' in c ? { ...c.before, ...c.set } : c.values).model as string | undefined) ?? null) as string | null,
+    brand: ((('set' in c ? (c.after ?? { ...c.before, ...c.set }) : c.values).brand as string | undefined) ?? null) as string | null,
+    model: ((('set' in c ? (c.after ?? { ...c.before, ...c.set }) : c.values).model as string | undefined) ?? null) as string | null,
     changes: 'changes' in c ? c.changes.map((ch) => ({ field: ch.field, label: FIELD_LABELS[ch.field] ?? labelOf(row.entity, ch.field), old: shown(ch.field, ch.old), new: shown(ch.field, ch.new) })) : [],
   });
   return {
@@ -320,6 +343,29 @@ export async function validate(deps: ImportDeps, ctx: AuthContext, importId: str
           }
         : null,
   };
+}
+
+// ---------------------------------------------------------------- the errors, as a file
+
+const ERROR_COLUMNS: readonly ExportColumn<RowError>[] = [
+  { header: 'Ligne', type: 'number', value: (e) => e.line },
+  { header: 'Colonne', type: 'text', value: (e) => e.column ?? '' },
+  { header: 'Erreur', type: 'text', value: (e) => e.message },
+];
+
+/**
+ * Every error of the last validation (the screen shows the first ones), as a CSV in the exports'
+ * style (UTF-8 with BOM, `;`, CRLF): the row as Excel numbers it, the file's column, the message.
+ */
+export async function errorsFile(deps: ImportDeps, ctx: AuthContext, importId: string, today: string = todayIso()) {
+  const organizationUuid = requireOrganization(ctx);
+  const row = await loadImport(deps.db, organizationUuid, importId);
+  if (!row.mapping) throw new ConflictError("Vérifiez d'abord le fichier : ses erreurs dépendent des colonnes choisies");
+  const sheet = await loadSheet(deps.storage, row);
+  const p = await readTenant(deps.db, organizationUuid, (tx) => plan(tx, row.entity, row.mode ?? 'upsert', row.mapping!, sheet));
+  const errors = p.errors.sort((a, b) => a.line - b.line);
+  const base = row.fileName.replace(/\.[^.]*$/, '') || 'fichier';
+  return { fileName: `erreurs-${base}-${today}.csv`, contentType: CONTENT_TYPES.csv, stream: csvStream(ERROR_COLUMNS, (async function* () { yield errors; })()) };
 }
 
 // ---------------------------------------------------------------- commit
@@ -404,7 +450,7 @@ export async function commit(deps: ImportDeps & { queue?: (tx: WriteTx, payload:
   const row = await loadImport(deps.db, organizationUuid, importId);
   if (row.status === 'committed') return { importId, status: row.status, ...(row.counts ?? ZERO) };
   if (row.status !== 'previewed' && row.status !== 'failed') throw new ConflictError(row.status === 'reverted' ? 'Cet import a été annulé' : 'Cet import est déjà en cours');
-  const sheet = await loadSheet(deps.storage, row.fileKey);
+  const sheet = await loadSheet(deps.storage, row);
   if (deps.queue && sheet.rows.length > BACKGROUND_THRESHOLD) {
     // Checked now (the mapping, the selection's shape), applied by the job.
     const issues = mappingIssues(row.entity, input.mode ?? 'upsert', input.mapping, sheet.headers);
@@ -446,7 +492,7 @@ export async function runQueuedCommit(
   if (!row || row.status !== 'queued') return; // done already (a retried job), reverted, or gone
   progressOf.set(importId, 0);
   try {
-    const sheet = await loadSheet(deps.storage, row.fileKey);
+    const sheet = await loadSheet(deps.storage, row);
     await write(async (tx) => {
       const moved = await repo.transition(tx, importId, ['queued'], { status: 'running' });
       if (!moved) return;
@@ -501,16 +547,20 @@ export async function list(db: Database, ctx: AuthContext) {
 // ---------------------------------------------------------------- revert
 
 const EDITED = "modifié depuis l'import : laissé tel quel";
+const NOT_YOURS = "Seuls l'auteur de l'import et les administrateurs peuvent l'annuler";
 
 /**
  * Within 24 h of its commit, puts back every row the import created (removed), changed or exited
- * (previous values), unless the row was edited since: then it is left, and named.
+ * (previous values), unless the row was edited since: then it is left, and named. Its author or an
+ * administrator only (403 for another member).
  */
 export async function revert(db: Database, ctx: AuthContext, importId: string) {
   const organizationUuid = requireOrganization(ctx);
   return withTenant(db, organizationUuid, async (tx) => {
     const row = await repo.findImport(tx, importId);
     if (!row) throw new NotFoundError(NOT_FOUND);
+    // It deletes what the import created, for good: its author or an administrator, as a permanent deletion.
+    if (row.authorUuid !== ctx.userUuid && !isAdmin(ctx)) throw new ForbiddenError(NOT_YOURS);
     if (row.status === 'reverted') throw new ConflictError('Cet import a déjà été annulé');
     if (row.status !== 'committed' || !row.committedAt) throw new ConflictError("Cet import n'a pas été appliqué : rien à annuler");
     if (Date.now() - row.committedAt.getTime() >= REVERT_WINDOW_MS) throw new ConflictError("L'annulation n'est possible que dans les 24 heures qui suivent l'import");

@@ -11,6 +11,7 @@ import { sinisters } from '../../db/schema/sinisters.js';
 import { vehicules } from '../../db/schema/vehicules.js';
 import { createDrivers, createInsuranceIntermediary, createOrganization, createUser, createVehicules, linkUser } from '../../seed/factories.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
+import { multipartFile } from '../../../test/multipart.js';
 
 const FIXTURES = join(import.meta.dirname, '../../../test/fixtures/import');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
@@ -24,15 +25,7 @@ let outsider: string;
 let orphan: string;
 let fleetAdmin: string;
 
-/** A multipart body as a browser sends it. */
-function multipart(fileName: string, content: Buffer, field = 'file') {
-  const boundary = '----flotte' + Math.random().toString(16).slice(2);
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, content, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
-const upload = (token: string, entity: string, fileName: string, content: Buffer) => t.as(token, { method: 'POST', url: `/api/import/${entity}/preview`, ...multipart(fileName, content) });
+const upload = (token: string, entity: string, fileName: string, content: Buffer) => t.as(token, { method: 'POST', url: `/api/import/${entity}/preview`, ...multipartFile(fileName, content) });
 const validate = (token: string, id: string, payload: object) => t.as(token, { method: 'POST', url: `/api/import/${id}/validate`, payload });
 const commit = (token: string, id: string, payload: object) => t.as(token, { method: 'POST', url: `/api/import/${id}/commit`, payload });
 const revert = (token: string, id: string) => t.as(token, { method: 'POST', url: `/api/import/${id}/revert` });
@@ -233,7 +226,10 @@ describe('vehicles', () => {
     const { compare } = check.json();
     expect(compare.new.map((v: { immatriculation: string }) => v.immatriculation)).toEqual(['JK-321-LM', 'NP-654-QR']);
     expect(compare.missing).toEqual([expect.objectContaining({ immatriculation: 'XY-999-ZA', brand: 'Citroën' })]);
-    expect(compare.changed).toEqual([expect.objectContaining({ immatriculation: 'AB-123-CD', changes: [{ field: 'model', label: 'Modèle', old: 'Clio', new: 'Clio V' }] })]);
+    // A changed vehicle says what it is once changed: its brand too, though the file left it as it was.
+    expect(compare.changed).toEqual([
+      expect.objectContaining({ immatriculation: 'AB-123-CD', brand: 'Renault', model: 'Clio V', changes: [{ field: 'model', label: 'Modèle', old: 'Clio', new: 'Clio V' }] }),
+    ]);
     const missingUuid = compare.missing[0].uuid;
     const mailsBefore = await t.seed((tx) => tx.select().from(mailOutbox).where(eq(mailOutbox.organizationUuid, orgC)));
 
@@ -356,7 +352,7 @@ describe('access and bad input', () => {
     const noFile = await t.as(admin, { method: 'POST', url: '/api/import/driver/preview', payload: { file: 'x' } });
     expect(noFile.statusCode).toBe(400);
     expect(noFile.json().message).toBe('Joignez un fichier CSV ou Excel (.xlsx) dans le champ « file ».');
-    const wrongField = await t.as(admin, { method: 'POST', url: '/api/import/driver/preview', ...multipart('c.csv', fixture('conducteurs-tabulations.csv'), 'document') });
+    const wrongField = await t.as(admin, { method: 'POST', url: '/api/import/driver/preview', ...multipartFile('c.csv', fixture('conducteurs-tabulations.csv'), 'document') });
     expect(wrongField.statusCode).toBe(400);
     expect(await t.seed(async (tx) => (await tx.select({ n: sql<number>`count(*)::int` }).from(imports))[0]!.n)).toBe(before);
   });

@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDrivers, createOrganization, createSinisters, createUser, createVehicules, linkUser } from '../../seed/factories.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
+import { multipartFile } from '../../../test/multipart.js';
 
 // Issue 13: « An exported file imports back unchanged ». Each register's CSV and XLSX export,
 // read back by the import with the mapping it suggests, finds every row and changes none.
 
 let t: TestContext;
 let admin: string;
-
-function multipart(fileName: string, content: Buffer) {
-  const boundary = '----flotte' + Math.random().toString(16).slice(2);
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, content, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -51,7 +45,7 @@ describe.each([
     const exported = await t.as(admin, { method: 'GET', url: `${path}/export?format=${format}` });
     expect(exported.statusCode, exported.body).toBe(200);
 
-    const preview = await t.as(admin, { method: 'POST', url: `/api/import/${entity}/preview`, ...multipart(`export.${format}`, exported.rawPayload) });
+    const preview = await t.as(admin, { method: 'POST', url: `/api/import/${entity}/preview`, ...multipartFile(`export.${format}`, exported.rawPayload) });
     expect(preview.statusCode, preview.body).toBe(200);
     const { importId, suggestedMapping, rowCount } = preview.json<{ importId: string; suggestedMapping: Record<string, number | null>; rowCount: number }>();
     expect(rowCount).toBe(rows);

@@ -28,6 +28,9 @@ export type Sheet = {
   separator?: ';' | ',' | '\t';
   headers: string[];
   rows: SheetRow[];
+  /** XLSX only: the workbook's sheets, in order, and the one read. */
+  sheets?: string[];
+  sheet?: string;
 };
 
 export const MESSAGES = {
@@ -40,14 +43,17 @@ export const MESSAGES = {
   zipBomb: 'Fichier Excel refusé : son contenu décompressé serait anormalement volumineux.',
   badXlsx: "Ce fichier Excel est endommagé ou n'est pas un classeur .xlsx.",
   noSheet: 'Le classeur ne contient aucune feuille avec des données.',
+  unknownSheet: (name: string) => `La feuille « ${name} » n'existe pas dans ce classeur.`,
+  emptySheet: (name: string) => `La feuille « ${name} » ne contient aucune donnée.`,
 } as const;
 
 const fail = (message: string) => new BadRequestError(message, [{ path: 'file', message }]);
 
-export async function readSpreadsheet(buffer: Buffer): Promise<Sheet> {
+/** `sheet`: the XLSX sheet to read, by name (a CSV has none: ignored); else the first with data. */
+export async function readSpreadsheet(buffer: Buffer, sheet?: string | null): Promise<Sheet> {
   if (buffer.length > IMPORT_LIMITS.maxBytes) throw new PayloadTooLargeError(MESSAGES.tooLarge);
   if (buffer.length === 0) throw fail(MESSAGES.empty);
-  if (buffer.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return readXlsx(buffer);
+  if (buffer.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return readXlsx(buffer, sheet ?? null);
   if (buffer.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))) throw fail(MESSAGES.xls);
   return readCsv(buffer);
 }
@@ -178,7 +184,7 @@ function cellValue(cell: ExcelJS.Cell): Cell {
   return null;
 }
 
-async function readXlsx(buffer: Buffer): Promise<Sheet> {
+async function readXlsx(buffer: Buffer, chosen: string | null): Promise<Sheet> {
   await checkZipDirectory(buffer);
   const workbook = new ExcelJS.Workbook();
   try {
@@ -186,8 +192,9 @@ async function readXlsx(buffer: Buffer): Promise<Sheet> {
   } catch {
     throw fail(MESSAGES.badXlsx);
   }
-  const sheet = workbook.worksheets.find((w) => w.actualRowCount > 0);
-  if (!sheet) throw fail(MESSAGES.noSheet);
+  const sheet = chosen === null ? workbook.worksheets.find((w) => w.actualRowCount > 0) : workbook.worksheets.find((w) => w.name === chosen);
+  if (!sheet) throw chosen === null ? fail(MESSAGES.noSheet) : new BadRequestError(MESSAGES.unknownSheet(chosen), [{ path: 'sheet', message: MESSAGES.unknownSheet(chosen) }]);
+  const empty = () => (chosen === null ? fail(MESSAGES.noSheet) : new BadRequestError(MESSAGES.emptySheet(chosen), [{ path: 'sheet', message: MESSAGES.emptySheet(chosen) }]));
   if (sheet.actualRowCount > IMPORT_LIMITS.maxRows + 1) throw fail(MESSAGES.tooManyRows);
   let headers: string[] | null = null;
   let width = 0;
@@ -203,7 +210,7 @@ async function readXlsx(buffer: Buffer): Promise<Sheet> {
     }
     rows.push({ line, cells: cells.length > width ? cells.slice(0, Math.max(width, cells.length)) : cells });
   });
-  if (!headers) throw fail(MESSAGES.noSheet);
+  if (!headers) throw empty();
   if (rows.length === 0) throw fail(MESSAGES.noData);
-  return { format: 'xlsx', headers, rows };
+  return { format: 'xlsx', headers, rows, sheets: workbook.worksheets.map((w) => w.name), sheet: sheet.name };
 }

@@ -17,6 +17,7 @@ const SECTIONS: readonly ComponentType[] = [
   section(() => import('../../../features/insurance/components/intermediary-section').then((m) => m.IntermediarySection)),
   section(() => import('../../../features/indicators/components/indicators-section').then((m) => m.IndicatorsSection)),
   section(() => import('../../../features/indicators/components/limits-section').then((m) => m.LimitsSection)),
+  section(() => import('../../../features/imports/components/imports-section').then((m) => m.ImportsSection)),
 ];
 
 function SectionSkeleton() {

@@ -9,8 +9,12 @@ import {
   type ImportSummary,
   type ImportValidateBody,
   type ImportValidation,
+  ImportListSchema,
 } from '@flotte/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, isErrorEnvelope, refreshSession } from '../../../lib/api-client';
+import { apiDownload, saveFile } from '../../../lib/api-download';
+import { invalidateAfterWrite, queryKeys, type RegisterName } from '../../../lib/query-keys';
 import { ApiError } from '../../../lib/api-error';
 import { authStore } from '../../../lib/auth-store';
 
@@ -47,9 +51,9 @@ function sendFile(path: string, file: File, onProgress: (percent: number) => voi
   });
 }
 
-/** POST /api/import/{entity}/preview with the file; `onProgress` gets the upload's percent. */
-export async function uploadImportFile(entity: ImportEntity, file: File, onProgress: (percent: number) => void): Promise<ImportPreview> {
-  const path = `/api/import/${entity}/preview`;
+/** POST /api/import/{entity}/preview with the file; `onProgress` gets the upload's percent; `sheet`: the XLSX sheet to read. */
+export async function uploadImportFile(entity: ImportEntity, file: File, onProgress: (percent: number) => void, sheet?: string): Promise<ImportPreview> {
+  const path = `/api/import/${entity}/preview${sheet === undefined ? '' : `?sheet=${encodeURIComponent(sheet)}`}`;
   let answer = await sendFile(path, file, onProgress);
   if (answer.status === 401 && (await refreshSession())) answer = await sendFile(path, file, onProgress);
   if (answer.status >= 200 && answer.status < 300) return answer.body as ImportPreview;
@@ -70,4 +74,38 @@ export const commitImport = (importId: string, body: ImportCommitBody) =>
 
 export const getImport = (importId: string) => api<ImportSummary>(`/api/import/${importId}`);
 
+/** GET /api/import/{id}/errors: every error of the last validation, as a CSV the browser saves. */
+export async function downloadImportErrors(importId: string): Promise<void> {
+  const { blob, fileName } = await apiDownload(`/api/import/${importId}/errors`, { accept: 'text/csv' });
+  saveFile(blob, fileName ?? 'erreurs-import.csv');
+}
+
 export const revertImport = (importId: string) => api<ImportRevert>(`/api/import/${importId}/revert`, { method: 'POST' });
+
+/** The register an import writes to. */
+export const IMPORT_REGISTERS: Record<ImportEntity, RegisterName> = { driver: 'drivers', vehicule: 'vehicules', sinister: 'sinisters' };
+
+const dev = import.meta.env.DEV;
+
+/** GET /api/import: the organization's last 100 imports, newest first (/parameters' history). */
+export function importsQueryOptions() {
+  return queryOptions({
+    queryKey: queryKeys.imports.list(),
+    queryFn: ({ signal }) => api<{ data: ImportSummary[] }>('/api/import', { schema: dev ? ImportListSchema : undefined, signal }),
+    select: (answer) => answer.data,
+  });
+}
+
+export const useImports = () => useQuery(importsQueryOptions());
+
+/** « Annuler l'import » from the history: the import's register and the history are stale after it. */
+export function useRevertImport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (summary: Pick<ImportSummary, 'importId' | 'entity'>) => revertImport(summary.importId),
+    onSettled: (_data, _error, summary) => {
+      invalidateAfterWrite(queryClient, IMPORT_REGISTERS[summary.entity]);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.imports.all });
+    },
+  });
+}

@@ -1,9 +1,10 @@
 import type { ImportPreview, ImportValidation } from '@flotte/contract';
-import { IMPORT_FIELDS } from '@flotte/contract';
+import { IMPORT_FIELDS, ImportSummarySchema } from '@flotte/contract';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../../lib/auth-store';
+import { formatDateTime } from '../../../lib/format';
 import { queryKeys } from '../../../lib/query-keys';
 import { makeUser } from '../../../test/fixtures';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
@@ -22,6 +23,8 @@ const preview: ImportPreview = {
   format: 'csv',
   encoding: 'utf-8',
   separator: ';',
+  sheets: [],
+  sheet: null,
   headers: ['Immat', 'Marque', 'Modèle', 'Divers'],
   fields: [...IMPORT_FIELDS.vehicule],
   suggestedMapping: { immatriculation: 0, brand: 1, model: null },
@@ -47,8 +50,9 @@ const validation: ImportValidation = {
 };
 
 /** XMLHttpRequest as the upload uses it: reports 50 % then 100 %, answers `answer`. */
-function fakeXhr(answer: { status: number; body: unknown }) {
+function fakeXhr(reply: { status: number; body: unknown } | ((url: string) => { status: number; body: unknown })) {
   const sent: FormData[] = [];
+  const urls: string[] = [];
   class FakeXhr {
     status = 0;
     responseText = '';
@@ -56,10 +60,15 @@ function fakeXhr(answer: { status: number; body: unknown }) {
     upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
     onload: (() => void) | null = null;
     onerror: (() => void) | null = null;
-    open() {}
+    url = '';
+    open(_method: string, url: string) {
+      this.url = url;
+      urls.push(url);
+    }
     setRequestHeader() {}
     send(form: FormData) {
       sent.push(form);
+      const answer = typeof reply === 'function' ? reply(this.url) : reply;
       setTimeout(() => this.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 100 }), 0);
       setTimeout(() => {
         this.upload.onprogress?.({ lengthComputable: true, loaded: 100, total: 100 });
@@ -70,7 +79,7 @@ function fakeXhr(answer: { status: number; body: unknown }) {
     }
   }
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  return sent;
+  return Object.assign(sent, { urls });
 }
 
 function renderDialog(routes: MockRoute[], entity: 'vehicule' | 'driver' = 'vehicule') {
@@ -104,6 +113,25 @@ describe('ImportDialog', () => {
       { method: 'POST', path: `/api/import/${IMPORT_ID}/validate`, body: validation },
       { method: 'POST', path: `/api/import/${IMPORT_ID}/commit`, body: { ...counts, importId: IMPORT_ID, status: 'committed' } },
       { method: 'POST', path: `/api/import/${IMPORT_ID}/revert`, body: { restored: 2, left: [] } },
+      {
+        path: `/api/import/${IMPORT_ID}`,
+        body: ImportSummarySchema.parse({
+          importId: IMPORT_ID,
+          entity: 'vehicule',
+          mode: 'upsert',
+          fileName: 'flotte.csv',
+          rowCount: 3,
+          status: 'committed',
+          percent: 100,
+          counts,
+          error: null,
+          author: { uuid: null, name: 'Claire Dupont' },
+          createdAt: '2026-11-26T08:00:00.000Z',
+          committedAt: '2026-11-26T08:01:00.000Z',
+          revertedAt: null,
+          revertibleUntil: '2026-11-27T08:01:00.000Z',
+        }),
+      },
     ]);
     const user = userEvent.setup();
 
@@ -141,6 +169,8 @@ describe('ImportDialog', () => {
     await user.click(screen.getByRole('button', { name: 'Importer' }));
     expect(await screen.findByText('Import terminé.')).toBeInTheDocument();
     expect(screen.getByText('2 véhicules créés')).toBeInTheDocument();
+    // Until when it may be undone: the server's word, not the browser's clock.
+    expect(await screen.findByText(new RegExp(`pendant 24 heures \\(jusqu'au ${formatDateTime('2026-11-27T08:01:00.000Z')}\\)`))).toBeInTheDocument();
     expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.vehicules.all });
     expect(await bodyOf(calls, `/api/import/${IMPORT_ID}/commit`)).toEqual({ mapping: { immatriculation: 0, brand: 1, model: 2 }, mode: 'upsert' });
 
@@ -234,5 +264,74 @@ describe('ImportDialog', () => {
     await user.click(screen.getByRole('button', { name: 'Importer' }));
     expect(await screen.findByText('Cet import a déjà été annulé.')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Importer' })).toBeEnabled());
+  });
+
+  it('« Télécharger les erreurs » saves every error of the check as the CSV the server makes', async () => {
+    fakeXhr({ status: 200, body: { ...preview, suggestedMapping: { immatriculation: 0, brand: 1, model: 2 } } });
+    const saved: { href: string; download: string }[] = [];
+    const blobs: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (blob: Blob) => (blobs.push(blob), 'blob:erreurs'), revokeObjectURL: vi.fn() }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ href: this.href, download: this.download });
+    });
+    const csv = '\uFEFFLigne;Colonne;Erreur\r\n4;Immat;L\'immatriculation est obligatoire\r\n';
+    const { calls } = renderDialog([
+      { method: 'POST', path: `/api/import/${IMPORT_ID}/validate`, body: { ...validation, errorCount: 1_500 } },
+      {
+        path: `/api/import/${IMPORT_ID}/errors`,
+        respond: () => ({ body: new TextEncoder().encode(csv), headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="erreurs-flotte-2026-11-26.csv"` } }),
+      },
+    ]);
+    const user = userEvent.setup();
+    await upload();
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(await screen.findByText(/Toutes les erreurs \(1\s500\) dans un fichier CSV/u)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Télécharger les erreurs' }));
+    await waitFor(() => expect(saved).toEqual([{ href: 'blob:erreurs', download: 'erreurs-flotte-2026-11-26.csv' }]));
+    expect(calls.filter((call) => new URL(call.url).pathname.endsWith('/errors')).map((call) => call.method)).toEqual(['GET']);
+    // The bytes as the server sent them, BOM included.
+    expect([...new Uint8Array(await blobs[0]!.arrayBuffer())]).toEqual([...new TextEncoder().encode(csv)]);
+  });
+
+  it('offers no download when the check finds no error', async () => {
+    fakeXhr({ status: 200, body: { ...preview, suggestedMapping: { immatriculation: 0, brand: 1, model: 2 } } });
+    renderDialog([{ method: 'POST', path: `/api/import/${IMPORT_ID}/validate`, body: { ...validation, invalid: 0, valid: 3, errors: [], errorCount: 0 } }]);
+    await upload();
+    await userEvent.click(screen.getByRole('button', { name: 'Vérifier' }));
+    await screen.findByRole('button', { name: 'Continuer' });
+    expect(screen.queryByRole('button', { name: 'Télécharger les erreurs' })).not.toBeInTheDocument();
+  });
+
+  it('a workbook of several sheets offers « Feuille »: the chosen one is read again and its columns suggested', async () => {
+    const OTHER_ID = '0b6f3a52-6c7e-4d51-9d0a-2f1f4f0f0a99';
+    const workbook = { ...preview, fileName: 'flotte.xlsx', format: 'xlsx' as const, encoding: null, separator: null, sheets: ['Synthèse', 'Parc'], sheet: 'Synthèse', headers: ['Assureur'], suggestedMapping: {}, rowCount: 1, sample: [{ line: 2, cells: ['Mutuelle'] }] };
+    const parc = { ...preview, importId: OTHER_ID, fileName: 'flotte.xlsx', format: 'xlsx' as const, encoding: null, separator: null, sheets: ['Synthèse', 'Parc'], sheet: 'Parc', suggestedMapping: { immatriculation: 0, brand: 1, model: 2 } };
+    const xhr = fakeXhr((url) => ({ status: 200, body: url.includes('sheet=') ? parc : workbook }));
+    const { calls } = renderDialog([{ method: 'POST', path: `/api/import/${OTHER_ID}/validate`, body: validation }]);
+    const user = userEvent.setup();
+    fireEvent.change(screen.getByLabelText('Fichier à importer'), { target: { files: [file()] } });
+    await screen.findByText(/flotte\.xlsx : 1 ligne, 1 colonne/);
+    expect(screen.getByRole('button', { name: 'Vérifier' })).toBeDisabled();
+    await user.click(screen.getByRole('combobox', { name: 'Feuille' }));
+    await user.click(screen.getByRole('option', { name: 'Parc' }));
+    await screen.findByText(/flotte\.xlsx : 3 lignes, 4 colonnes/);
+    expect(xhr.urls).toEqual(['/api/import/vehicule/preview', '/api/import/vehicule/preview?sheet=Parc']);
+    // The same file is sent again.
+    expect((xhr[1]?.get('file') as File).name).toBe('flotte.csv');
+    expect(screen.getByRole('combobox', { name: 'Feuille' })).toHaveTextContent('Parc');
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    await screen.findByRole('button', { name: 'Continuer' });
+    expect(await bodyOf(calls, `/api/import/${OTHER_ID}/validate`)).toEqual({ mapping: { immatriculation: 0, brand: 1, model: 2 }, mode: 'upsert' });
+  });
+
+  it('a CSV shows no « Feuille »; the dialog’s actions sit together on the right', async () => {
+    fakeXhr({ status: 200, body: preview });
+    renderDialog([]);
+    const actions = screen.getByRole('button', { name: 'Annuler' }).parentElement!;
+    expect(actions.className).toMatch(/MuiDialogActions/);
+    expect(getComputedStyle(screen.getByRole('button', { name: 'Annuler' })).marginRight).not.toBe('auto');
+    await upload();
+    expect(screen.queryByRole('combobox', { name: 'Feuille' })).not.toBeInTheDocument();
+    expect([...actions.querySelectorAll('button')].map((button) => button.textContent)).toEqual(['Annuler', 'Changer de fichier', 'Vérifier']);
   });
 });

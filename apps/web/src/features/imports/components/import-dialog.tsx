@@ -1,3 +1,4 @@
+import Download from '@mui/icons-material/Download';
 import UploadFile from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -19,15 +20,16 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { todayIso, type ImportCounts, type ImportEntity, type ImportMapping, type ImportMode, type ImportPreview, type ImportRevert, type ImportValidation } from '@flotte/contract';
+import { todayIso, type ImportCounts, type ImportEntity, type ImportMapping, type ImportMode, type ImportPreview, type ImportRevert, type ImportSummary, type ImportValidation } from '@flotte/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
-import { invalidateAfterWrite, type RegisterName } from '../../../lib/query-keys';
-import { commitImport, getImport, revertImport, uploadImportFile, validateImport } from '../api/imports-api';
+import { formatDateTime } from '../../../lib/format';
+import { invalidateAfterWrite, queryKeys } from '../../../lib/query-keys';
+import { RevertLeftList } from './revert-left-list';
+import { commitImport, downloadImportErrors, getImport, IMPORT_REGISTERS as REGISTER, revertImport, uploadImportFile, validateImport } from '../api/imports-api';
 
 const STEPS = ['Fichier', 'Colonnes', 'Vérification', 'Confirmation', 'Résultat'] as const;
 
-const REGISTER: Record<ImportEntity, RegisterName> = { driver: 'drivers', vehicule: 'vehicules', sinister: 'sinisters' };
 
 /** What the dialog's title names: « Importer des véhicules ». */
 export const IMPORT_TITLES: Record<ImportEntity, string> = {
@@ -67,7 +69,7 @@ function CountList({ entity, counts, future }: { entity: ImportEntity; counts: I
   );
 }
 
-type Step1Props = { entity: ImportEntity; onUploaded: (preview: ImportPreview) => void };
+type Step1Props = { entity: ImportEntity; onUploaded: (preview: ImportPreview, file: File) => void };
 
 /** 1 — the file: dropped or chosen, sent with its percent. */
 function FileStep({ entity, onUploaded }: Step1Props) {
@@ -81,10 +83,13 @@ function FileStep({ entity, onUploaded }: Step1Props) {
     setError(null);
     setFileName(file.name);
     setPercent(0);
-    uploadImportFile(entity, file, setPercent).then(onUploaded, (reason: unknown) => {
-      setPercent(null);
-      setError(reason instanceof Error ? reason.message : "Le fichier n'a pas pu être lu.");
-    });
+    uploadImportFile(entity, file, setPercent).then(
+      (preview) => onUploaded(preview, file),
+      (reason: unknown) => {
+        setPercent(null);
+        setError(reason instanceof Error ? reason.message : "Le fichier n'a pas pu être lu.");
+      },
+    );
   };
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -168,6 +173,9 @@ export function missingRequired(preview: ImportPreview, mapping: ImportMapping, 
 
 type MappingStepProps = {
   preview: ImportPreview;
+  /** Reads the workbook's other sheet (shown when it has several). */
+  onSheet: (sheet: string) => void;
+  busy: boolean;
   mapping: ImportMapping;
   onMapping: (mapping: ImportMapping) => void;
   mode: ImportMode;
@@ -175,11 +183,30 @@ type MappingStepProps = {
 };
 
 /** 2 — each target field with a column of the file, or 'Ne pas lier'. */
-function MappingStep({ preview, mapping, onMapping, mode, onMode }: MappingStepProps) {
+function MappingStep({ preview, onSheet, busy, mapping, onMapping, mode, onMode }: MappingStepProps) {
   const id = useId();
   const isRequired = (field: ImportPreview['fields'][number]) => (mode === 'compare' ? field.requiredInCompare === true : field.required);
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
+      {preview.sheets.length > 1 && (
+        <TextField
+          select
+          size="small"
+          id={`${id}-sheet`}
+          label="Feuille"
+          value={preview.sheet ?? ''}
+          onChange={(event) => onSheet(event.target.value)}
+          disabled={busy}
+          helperText="Le classeur a plusieurs feuilles : choisissez celle à importer."
+          sx={{ maxWidth: { sm: 360 } }}
+        >
+          {preview.sheets.map((sheet) => (
+            <MenuItem key={sheet} value={sheet}>
+              {sheet}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
       <Typography color="textSecondary">
         {preview.fileName} : {plural(preview.rowCount, 'ligne', 'lignes')}, {plural(preview.headers.length, 'colonne', 'colonnes')}
         {preview.separator ? ` (séparateur « ${preview.separator === '\t' ? 'tabulation' : preview.separator} »)` : ''}. Les champs marqués * sont
@@ -264,7 +291,7 @@ function RowMessages({ title, rows, total, severity }: { title: string; rows: Im
 }
 
 /** 3 — what the file holds once mapped: valid and invalid rows, the errors per row. */
-function CheckStep({ validation }: { validation: ImportValidation }) {
+function CheckStep({ validation, onDownload, busy }: { validation: ImportValidation; onDownload: () => void; busy: boolean }) {
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
       <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap' }}>
@@ -277,6 +304,16 @@ function CheckStep({ validation }: { validation: ImportValidation }) {
       </Box>
       {validation.invalid > 0 && <Typography>Les lignes invalides seront ignorées. Corrigez le fichier et recommencez pour les importer.</Typography>}
       {validation.errors.length > 0 && <RowMessages title="Erreurs" rows={validation.errors} total={validation.errorCount} severity="error" />}
+      {validation.errorCount > 0 && (
+        <Box>
+          <Button variant="outlined" startIcon={<Download />} onClick={onDownload} disabled={busy}>
+            Télécharger les erreurs
+          </Button>
+          <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5 }}>
+            Toutes les erreurs ({validation.errorCount.toLocaleString('fr-FR')}) dans un fichier CSV : ligne, colonne et message.
+          </Typography>
+        </Box>
+      )}
       {validation.warnings.length > 0 && <RowMessages title="Avertissements" rows={validation.warnings} total={validation.warnings.length} severity="warning" />}
     </Box>
   );
@@ -400,8 +437,8 @@ function ConfirmStep({ entity, validation, choice, onChoice }: { entity: ImportE
   );
 }
 
-/** `until`: the end of the 24 h when « Annuler l'import » is offered, as read: « 27/11/2026 à 14:05 ». */
-type Outcome = { importId: string; counts: ImportCounts; until: string };
+/** `until`: the end of the 24 h when « Annuler l'import » is offered, as the server says it: « 27/11/2026 à 14:05 ». */
+type Outcome = { importId: string; counts: ImportCounts; until: string | null };
 
 /** 5 — what the import did, and the way back. */
 function ResultStep({ entity, outcome, reverted }: { entity: ImportEntity; outcome: Outcome; reverted: ImportRevert | null }) {
@@ -410,15 +447,7 @@ function ResultStep({ entity, outcome, reverted }: { entity: ImportEntity; outco
       {reverted ? (
         <Alert severity="info">
           Import annulé : {plural(reverted.restored, 'ligne rétablie', 'lignes rétablies')}.
-          {reverted.left.length > 0 && (
-            <Box component="ul" sx={{ m: 0, mt: 1, pl: 2 }}>
-              {reverted.left.map((left) => (
-                <li key={left.uuid}>
-                  {left.label} : {left.reason}
-                </li>
-              ))}
-            </Box>
-          )}
+          <RevertLeftList left={reverted.left} />
         </Alert>
       ) : (
         <Alert severity="success">Import terminé.</Alert>
@@ -426,7 +455,7 @@ function ResultStep({ entity, outcome, reverted }: { entity: ImportEntity; outco
       <CountList entity={entity} counts={outcome.counts} future={false} />
       {!reverted && (
         <Typography color="textSecondary" variant="body2">
-          « Annuler l'import » supprime ce qu'il a créé et remet ce qu'il a modifié, pendant 24 heures (jusqu'au {outcome.until}).
+          « Annuler l'import » supprime ce qu'il a créé et remet ce qu'il a modifié, pendant 24 heures{outcome.until ? ` (jusqu'au ${outcome.until})` : ''}.
         </Typography>
       )}
     </Box>
@@ -434,10 +463,6 @@ function ResultStep({ entity, outcome, reverted }: { entity: ImportEntity; outco
 }
 
 const message = (reason: unknown) => (reason instanceof Error ? reason.message : 'Une erreur est survenue. Veuillez réessayer.');
-function untilTomorrow() {
-  const until = new Date(Date.now() + 86_400_000);
-  return `${until.toLocaleDateString('fr-FR')} à ${until.toLocaleTimeString('fr-FR', { hour: '2-digit', minute: '2-digit' })}`;
-}
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export type ImportDialogProps = { entity: ImportEntity; open: boolean; onClose: () => void };
@@ -450,6 +475,7 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
   const titleId = useId();
   const [step, setStep] = useState(0);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [file, setFile] = useState<File | null>(null);
   const [mapping, setMapping] = useState<ImportMapping>({});
   const [mode, setMode] = useState<ImportMode>('upsert');
   const [validation, setValidation] = useState<ImportValidation | null>(null);
@@ -462,6 +488,7 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
   const reset = () => {
     setStep(0);
     setPreview(null);
+    setFile(null);
     setMapping({});
     setMode('upsert');
     setValidation(null);
@@ -503,6 +530,20 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
       setStep(2);
     });
 
+  /** Another sheet of the workbook: the file is read again from it, its columns suggested afresh. */
+  const changeSheet = (sheet: string) =>
+    run(`Lecture de la feuille « ${sheet} »…`, async () => {
+      if (!file) return;
+      const next = await uploadImportFile(entity, file, () => undefined, sheet);
+      setPreview(next);
+      setMapping(next.suggestedMapping);
+    });
+
+  const downloadErrors = () =>
+    run('Préparation du fichier des erreurs…', async () => {
+      if (preview) await downloadImportErrors(preview.importId);
+    });
+
   const commit = () =>
     run('Import en cours…', async () => {
       if (!preview || !validation) return;
@@ -511,11 +552,12 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
         : undefined;
       const result = await commitImport(preview.importId, { mapping, ...(entity === 'vehicule' ? { mode } : {}), ...(selection ? { selection } : {}) });
       let counts: ImportCounts = result;
+      let summary: ImportSummary | null;
       if (result.status === 'queued' || result.status === 'running') {
         // A long import runs in the background: follow it until it is done.
         for (;;) {
           await wait(1000);
-          const summary = await getImport(preview.importId);
+          summary = await getImport(preview.importId);
           setBusy(`Import en cours… ${summary.percent} %`);
           if (summary.status === 'failed') throw new Error(summary.error ?? "L'import a échoué ; rien n'a été enregistré.");
           if (summary.status === 'committed' && summary.counts) {
@@ -523,9 +565,13 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
             break;
           }
         }
+      } else {
+        // Until when it may be undone, by the server's clock (done: a failed read only leaves the date out).
+        summary = await getImport(preview.importId).catch(() => null);
       }
-      setOutcome({ importId: preview.importId, counts, until: untilTomorrow() });
+      setOutcome({ importId: preview.importId, counts, until: summary?.revertibleUntil ? formatDateTime(summary.revertibleUntil) : null });
       invalidateAfterWrite(queryClient, REGISTER[entity]);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.imports.all });
       setStep(4);
     });
 
@@ -534,6 +580,7 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
       if (!outcome) return;
       setReverted(await revertImport(outcome.importId));
       invalidateAfterWrite(queryClient, REGISTER[entity]);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.imports.all });
     });
 
   const compareEmpty = validation?.compare ? choice.new.size + choice.changed.size + choice.exits.size === 0 : false;
@@ -545,15 +592,16 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
     body = (
       <FileStep
         entity={entity}
-        onUploaded={(result) => {
+        onUploaded={(result, uploaded) => {
           setPreview(result);
+          setFile(uploaded);
           setMapping(result.suggestedMapping);
           setStep(1);
         }}
       />
     );
   } else if (step === 1 && preview) {
-    body = <MappingStep preview={preview} mapping={mapping} onMapping={setMapping} mode={mode} onMode={setMode} />;
+    body = <MappingStep preview={preview} onSheet={changeSheet} busy={busy !== null} mapping={mapping} onMapping={setMapping} mode={mode} onMode={setMode} />;
     actions = (
       <>
         <Button onClick={reset}>Changer de fichier</Button>
@@ -563,7 +611,7 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
       </>
     );
   } else if (step === 2 && validation) {
-    body = <CheckStep validation={validation} />;
+    body = <CheckStep validation={validation} onDownload={downloadErrors} busy={busy !== null} />;
     actions = (
       <>
         <Button onClick={() => setStep(1)}>Retour aux colonnes</Button>
@@ -624,8 +672,8 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
         )}
         {error && <Alert severity="error">{error}</Alert>}
       </DialogContent>
-      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-        <Button onClick={close} disabled={busy !== null} sx={{ mr: 'auto' }}>
+      <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
+        <Button onClick={close} disabled={busy !== null}>
           {step === 4 ? 'Fermer' : 'Annuler'}
         </Button>
         {actions}
