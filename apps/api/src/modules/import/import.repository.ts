@@ -239,6 +239,27 @@ export async function currentStamps(tx: ReadTx, entity: ImportEntityName, uuids:
   return out;
 }
 
+/** Vehicles by uuid, as fleet movements read them (a revert tells the intermediary what it undoes). */
+export async function vehiculesByUuid(tx: ReadTx, uuids: string[]) {
+  const out = new Map<string, { immatriculation: string | null; brand: string | null; model: string | null; type: string | null; entryDate: string | null; exitDate: string | null }>();
+  for (let i = 0; i < uuids.length; i += CHUNK) {
+    const rows = await tx
+      .select({
+        uuid: vehicules.uuid,
+        immatriculation: vehicules.immatriculation,
+        brand: vehicules.brand,
+        model: vehicules.model,
+        type: vehicules.type,
+        entryDate: vehicules.entryDate,
+        exitDate: vehicules.exitDate,
+      })
+      .from(vehicules)
+      .where(inArray(vehicules.uuid, uuids.slice(i, i + CHUNK)));
+    for (const { uuid, ...vehicle } of rows) out.set(uuid, vehicle);
+  }
+  return out;
+}
+
 /** Vehicles or drivers that claims point at (a created one a later claim uses is not removed by a revert). */
 export async function referencedByClaims(tx: ReadTx, entity: 'driver' | 'vehicule', uuids: string[]): Promise<Set<string>> {
   if (uuids.length === 0) return new Set();

@@ -127,7 +127,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
         response: { 200: ImportRevertSchema, ...errorResponses(401, 403, 404, 409) },
       },
     },
-    (request) => service.revert(app.db, request.ctx, request.params.importId),
+    (request) => service.revert(app.db, request.ctx, request.params.importId, notifier(request)),
   );
 
   app.get(

@@ -554,7 +554,7 @@ const NOT_YOURS = "Seuls l'auteur de l'import et les administrateurs peuvent l'a
  * (previous values), unless the row was edited since: then it is left, and named. Its author or an
  * administrator only (403 for another member).
  */
-export async function revert(db: Database, ctx: AuthContext, importId: string) {
+export async function revert(db: Database, ctx: AuthContext, importId: string, notifier?: FleetNotifier) {
   const organizationUuid = requireOrganization(ctx);
   return withTenant(db, organizationUuid, async (tx) => {
     const row = await repo.findImport(tx, importId);
@@ -588,11 +588,22 @@ export async function revert(db: Database, ctx: AuthContext, importId: string) {
       for (const uuid of used) left.push({ entity: row.entity, uuid, label: label(uuid), reason: "lié à un sinistre saisi depuis l'import : laissé tel quel" });
       toDelete = toDelete.filter((u) => !used.has(u));
     }
-    await repo.deleteMany(tx, row.entity, toDelete);
-    const now = new Date();
-    const table = repo.TABLES[row.entity] as never;
     const putBack = untouched.filter((c) => c.action !== 'created').map((c) => ({ uuid: c.recordUuid, set: c.before ?? {} }));
-    await repo.updateMany(tx, table, putBack, now);
+    // The entries and exits the import told the intermediary are undone: it hears so, in this transaction.
+    if (row.entity === 'vehicule' && notifier) {
+      const vehicles = await repo.vehiculesByUuid(tx, [...toDelete, ...putBack.map((p) => p.uuid)]);
+      const undone = [
+        ...toDelete.flatMap((uuid) => (vehicles.has(uuid) ? fleetMovements(null, vehicles.get(uuid) as never) : [])),
+        ...putBack.flatMap(({ uuid, set }) => {
+          const now = vehicles.get(uuid);
+          return now ? fleetMovements({ ...now, ...set } as never, now as never) : [];
+        }),
+      ];
+      await notifyFleetMovements(tx, ctx, notifier, undone, { cancelled: true });
+    }
+    await repo.deleteMany(tx, row.entity, toDelete);
+    const table = repo.TABLES[row.entity] as never;
+    await repo.updateMany(tx, table, putBack, new Date());
     return { restored: toDelete.length + putBack.length, left };
   });
 }

@@ -254,8 +254,12 @@ describe('vehicles', () => {
     expect(mails.length - mailsBefore.length).toBe(1);
     expect(mails.at(-1)!.recipient).toBe('production@courtier-gamma.fr');
 
-    // Revert: the new one goes, the exit is undone.
+    // Revert: the new one goes, the exit is undone, and the intermediary hears that the exit is cancelled.
     expect((await revert(fleetAdmin, importId)).json()).toEqual({ restored: 2, left: [] });
+    const told = await t.seed((tx) => tx.select().from(mailOutbox).where(eq(mailOutbox.organizationUuid, orgC)));
+    expect(told.length - mails.length).toBe(1);
+    expect(told.at(-1)).toMatchObject({ recipient: 'production@courtier-gamma.fr', subject: expect.stringMatching(/^Annulation de mouvements de flotte : 1 sortie \(/) });
+    expect(told.at(-1)!.text).toContain('• XY-999-ZA — Citroën C3, VP (véhicule particulier) : sortie le 30 juin 2025 annulée');
     const after = await t.seed((tx) => tx.select().from(vehicules).where(eq(vehicules.organizationUuid, orgC)).orderBy(vehicules.immatriculation));
     expect(after.map((v) => [v.immatriculation, v.exitDate])).toEqual([['AB123CD', null], ['EF456GH', null], ['XY999ZA', null]]);
   });

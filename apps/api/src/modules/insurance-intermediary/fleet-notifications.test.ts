@@ -133,9 +133,9 @@ describe('telling the intermediary of entries and exits', { timeout: 120_000 }, 
     expect(bulk[0]!.parsed.subject).toBe('Mouvements de flotte : 2 entrées et 1 sortie (Transports Alpha)');
     const text = bulk[0]!.parsed.text!;
     expect(text).toContain('Jeanne Roux vous informe des mouvements suivants dans la flotte de Transports Alpha (2 entrées et 1 sortie) :');
-    expect(text).toContain('GA-100-ZZ — Dacia Sandero (VP (véhicule particulier)) : entrée le 1 juin 2026');
-    expect(text).toContain('GA-101-ZZ — Dacia Duster (VP (véhicule particulier)) : entrée le 1 juin 2026');
-    expect(text).toContain('GA-102-ZZ — Iveco Daily (PL (poids lourd > 3,5 t)) : sortie le 2 juin 2026');
+    expect(text).toContain('GA-100-ZZ — Dacia Sandero, VP (véhicule particulier) : entrée le 1er juin 2026');
+    expect(text).toContain('GA-101-ZZ — Dacia Duster, VP (véhicule particulier) : entrée le 1er juin 2026');
+    expect(text).toContain('GA-102-ZZ — Iveco Daily, PL (poids lourd > 3,5 t) : sortie le 2 juin 2026');
     expect(smtp.received.filter((m) => m.parsed.subject?.includes('GA-10'))).toHaveLength(0);
   });
 });

@@ -196,7 +196,7 @@ function layoutText(content: MailContent, tools: TemplateTools): string {
 
 const frenchDate = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
-/** 2026-03-12 → « 12 mars 2026 » (a calendar date: no time zone shift). */
+/** 2026-03-12 → « 12 mars 2026 », 2026-06-01 → « 1er juin 2026 » (a calendar date: no time zone shift). */
 export function formatFrenchDate(isoDate: string): string {
-  return frenchDate.format(new Date(`${isoDate}T00:00:00Z`));
+  return frenchDate.format(new Date(`${isoDate}T00:00:00Z`)).replace(/^1 /, '1er ');
 }

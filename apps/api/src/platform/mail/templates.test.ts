@@ -152,8 +152,8 @@ describe('vehicle-movement', () => {
     const text = renderMailToText(MAIL_TEMPLATES['vehicle-movement'], data as never, plain);
     expect(text).toContain('Objet : Mouvements de flotte : 2 entrées et 1 sortie (Transports Alpha)');
     expect(text).toContain('Jeanne Roux vous informe des mouvements suivants dans la flotte de Transports Alpha (2 entrées et 1 sortie) :');
-    expect(text).toContain('• AB-123-CD — Renault Master (Véhicule utilitaire) : entrée le 12 mars 2026');
-    expect(text).toContain('• EF-456-GH — Peugeot Partner (Véhicule utilitaire) : entrée le 13 mars 2026');
+    expect(text).toContain('• AB-123-CD — Renault Master, Véhicule utilitaire : entrée le 12 mars 2026');
+    expect(text).toContain('• EF-456-GH — Peugeot Partner, Véhicule utilitaire : entrée le 13 mars 2026');
     expect(text).toContain('• JK-789-LM : sortie le 14 mars 2026');
   });
 
@@ -162,7 +162,7 @@ describe('vehicle-movement', () => {
     // French thousands with a (narrow) no-break space, read here as a plain one.
     const text = renderMailToText(MAIL_TEMPLATES['vehicle-movement'], { ...base, movements, total: { entries: 1500, exits: 2 } } as never, plain).replace(/[\u00a0\u202f]/g, ' ');
     expect(text).toContain('Objet : Mouvements de flotte : 1 500 entrées et 2 sorties (Transports Alpha)');
-    expect(text).toContain('• AA-102-ZZ — Renault Master (Véhicule utilitaire) : entrée le 12 mars 2026');
+    expect(text).toContain('• AA-102-ZZ — Renault Master, Véhicule utilitaire : entrée le 12 mars 2026');
     expect(text).toContain('… et 1 499 autres mouvements, à retrouver dans FlotteAssur.');
   });
 
@@ -170,9 +170,15 @@ describe('vehicle-movement', () => {
     const text = renderMailToText(MAIL_TEMPLATES['vehicle-movement'], { ...one({ movement: 'entry' }), cancelled: true } as never, plain);
     expect(text).toContain('Objet : Annulation de mouvements de flotte : 1 entrée (Transports Alpha)');
     expect(text).toContain('Jeanne Roux vous informe que les mouvements suivants de la flotte de Transports Alpha, signalés précédemment, sont annulés (1 entrée) :');
-    expect(text).toContain('• AB-123-CD — Renault Master (Véhicule utilitaire) : entrée le 12 mars 2026 annulée');
+    expect(text).toContain('• AB-123-CD — Renault Master, Véhicule utilitaire : entrée le 12 mars 2026 annulée');
     expect(text).toContain("Merci de ne pas en tenir compte dans le contrat d'assurance de la flotte.");
     expect(text).not.toContain('autre mouvement');
+  });
+
+  it('writes the first of a month as French does: « 1er »', () => {
+    const text = renderMailToText(MAIL_TEMPLATES['vehicle-movement'], one({ movement: 'entry', date: '2026-06-01' }) as never, plain);
+    expect(text).toContain("- Date d'entrée : 1er juin 2026");
+    expect(renderMailToText(MAIL_TEMPLATES['vehicle-movement'], one({ movement: 'entry', date: '2026-06-11' }) as never, plain)).toContain('11 juin 2026');
   });
 
   it('keeps the subject on one line whatever the data holds', () => {

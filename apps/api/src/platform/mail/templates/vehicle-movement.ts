@@ -19,9 +19,10 @@ const vehicleOf = (m: Movement) => [m.brand, m.model].filter(Boolean).join(' ');
 const verb = (m: Movement) => (m.movement === 'entry' ? 'entrée' : 'sortie');
 const plural = (n: number, word: string) => `${n.toLocaleString('fr-FR')} ${word}${n > 1 ? 's' : ''}`;
 
-/** One vehicle of a list: « AB-123-CD — Renault Master (Utilitaire) : entrée le 3 mars 2026 » (« … annulée »). */
+/** One vehicle of a list: « AB-123-CD — Renault Master, VUL (véhicule utilitaire léger) : entrée le 3 mars 2026 » (« … annulée »). */
 function line(m: Movement, cancelled: boolean): Block {
-  const details = [vehicleOf(m), m.category ? `(${m.category})` : ''].filter(Boolean).join(' ');
+  // The category's label may hold parentheses itself ('VP (véhicule particulier)'): after a comma.
+  const details = [vehicleOf(m), m.category].filter(Boolean).join(', ');
   return paragraph('• ', strong(m.immatriculation), details ? ` — ${details}` : '', ` : ${verb(m)} le ${formatFrenchDate(m.date)}${cancelled ? ' annulée' : ''}`);
 }
 
