@@ -11,6 +11,7 @@ import { AccessTokens } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { documentsRoutes } from './modules/documents/documents.routes.js';
 import { renewalReportRoutes } from './modules/dashboard/renewal-report.routes.js';
 import { driversRoutes } from './modules/drivers/drivers.routes.js';
 import { insuranceContractRoutes } from './modules/insurance-contract/insurance-contract.routes.js';
@@ -175,6 +176,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         await protectedApi.register(insuranceContractRoutes);
         await protectedApi.register(insuranceIntermediaryRoutes);
         await protectedApi.register(importRoutes, { publicUrl: config.publicUrl, commitJob: imports.commit });
+        await protectedApi.register(documentsRoutes, { limits: config.documents });
       });
     },
     { prefix: '/api' },
