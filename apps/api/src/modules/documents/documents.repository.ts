@@ -169,8 +169,9 @@ export async function findTrashed(tx: ReadTx, uuid: string): Promise<DocumentRow
 
 /** Brings back everything that went to the trash with `uuid`; the document itself under its new parent and name. */
 export async function restoreTrashed(tx: WriteTx, uuid: string, top: { parentUuid: string | null; name: string }): Promise<void> {
-  await tx.update(documents).set({ deletedAt: null, trashedWith: null, updatedAt: sql`now()` }).where(eq(documents.trashedWith, uuid));
+  // Renamed while still in the trash (outside the unique names' index), then everything back at once.
   await tx.update(documents).set({ parentUuid: top.parentUuid, name: top.name }).where(eq(documents.uuid, uuid));
+  await tx.update(documents).set({ deletedAt: null, trashedWith: null, updatedAt: sql`now()` }).where(eq(documents.trashedWith, uuid));
 }
 
 /**
