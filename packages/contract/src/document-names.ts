@@ -1,5 +1,6 @@
 // Names of the document management's folders and files (issue 14), without zod (decision 015):
 // the API cleans an uploaded file's name with them, the schemas refuse a typed name that breaks them.
+import { isSafeText, UNSAFE_TEXT_MESSAGE } from './rules.js';
 
 export const DOCUMENT_NAME_MAX = 255;
 
@@ -7,6 +8,8 @@ export const DOCUMENT_NAME_MAX = 255;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 /** Direction overrides and isolates: 'facture\u202Efdp.exe' would read 'facture exe.pdf'. */
 const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** Half of a character (not Unicode: PostgreSQL would store U+FFFD in its place). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** Characters no Windows file system takes, and the path separators. */
 const FORBIDDEN = /[<>:"/\\|?*]/g;
 /** Names Windows keeps for its devices, with or without an extension. */
@@ -17,6 +20,7 @@ export function documentNameIssue(name: string): string | null {
   const trimmed = name.trim();
   if (trimmed === '') return 'Le nom est obligatoire';
   if (trimmed.length > DOCUMENT_NAME_MAX) return `Le nom : ${DOCUMENT_NAME_MAX} caractères maximum`;
+  if (!isSafeText(trimmed)) return `Le nom : ${UNSAFE_TEXT_MESSAGE}`;
   if (new RegExp(CONTROL.source).test(trimmed) || new RegExp(BIDI.source).test(trimmed)) return 'Le nom ne peut pas contenir de caractère de contrôle ni de retour à la ligne';
   if (new RegExp(FORBIDDEN.source).test(trimmed)) return 'Le nom ne peut pas contenir les caractères < > : " / \\ | ? *';
   if (trimmed === '.' || trimmed === '..' || trimmed.startsWith('.')) return 'Le nom ne peut pas commencer par un point';
@@ -32,7 +36,7 @@ export function documentNameIssue(name: string): string | null {
  * extension kept. Never empty ('fichier').
  */
 export function cleanFileName(raw: string): string {
-  const lastSegment = raw.normalize('NFC').split(/[/\\]/).at(-1) ?? '';
+  const lastSegment = raw.replace(LONE_SURROGATE, '').normalize('NFC').split(/[/\\]/).at(-1) ?? '';
   let name = lastSegment.replace(CONTROL, '').replace(BIDI, '').replace(FORBIDDEN, '_').replace(/\s+/g, ' ');
   name = name.replace(/^[\s.]+/, '').replace(/[\s.]+$/, '');
   if (name === '') return 'fichier';
