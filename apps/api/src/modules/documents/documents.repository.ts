@@ -197,12 +197,12 @@ export async function purgeTrashed(tx: WriteTx, uuids: string[]): Promise<string
   return keys;
 }
 
-/** The trash's documents deleted before `before` (the 30-day purge), at most `limit`. */
-export async function expiredTrash(tx: ReadTx, before: Date, limit: number): Promise<string[]> {
-  const rows = await tx
-    .select({ uuid: documents.uuid })
+/** The trash's documents deleted before `before`, across organizations (a system read), at most `limit`. */
+export async function expiredTrash(tx: ReadTx, before: Date, limit: number): Promise<{ organizationUuid: string; uuid: string }[]> {
+  return tx
+    .select({ organizationUuid: documents.organizationUuid, uuid: documents.uuid })
     .from(documents)
     .where(and(isNotNull(documents.deletedAt), eq(documents.trashedWith, documents.uuid), sql`${documents.deletedAt} < ${before.toISOString()}`))
+    .orderBy(asc(documents.deletedAt))
     .limit(limit);
-  return rows.map((r) => r.uuid);
 }

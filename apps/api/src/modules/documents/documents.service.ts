@@ -3,6 +3,7 @@ import {
   type CreateFolderBody,
   cleanFileName,
   DOCUMENT_NAME_MAX,
+  DOCUMENT_TRASH_DAYS,
   type DocumentItem,
   formatFileSize,
   splitExtension,
@@ -10,7 +11,7 @@ import {
   type UpdateDocumentBody,
 } from '@flotte/contract';
 import type { Database } from '../../db/client.js';
-import { readTenant, withTenant, type WriteTx } from '../../db/scope.js';
+import { readTenant, type ReadTx, withTenant, type WriteTx } from '../../db/scope.js';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
 import { commit, discard, openStoredFile, recordStoredFile, stage, type StagedFile } from '../../platform/storage/files.js';
@@ -312,6 +313,40 @@ export async function purge(deps: Pick<DocumentDeps, 'db' | 'storage'>, ctx: Aut
     return repo.purgeTrashed(tx, [uuid]);
   });
   await deleteObjects(deps.storage, keys);
+}
+
+const PURGE_BATCH = 500;
+
+/**
+ * The nightly purge: what has been in the trash for 30 days goes for good, organization by
+ * organization (each in its own tenant transaction), then its files. Returns how many trash
+ * entries went. Idempotent: an entry already purged by another process is simply not found again.
+ */
+export async function purgeExpiredTrash(
+  deps: Pick<DocumentDeps, 'db' | 'storage'>,
+  readAll: <T>(fn: (tx: ReadTx) => Promise<T>) => Promise<T>,
+  now = new Date(),
+): Promise<number> {
+  const before = new Date(now.getTime() - DOCUMENT_TRASH_DAYS * 24 * 3600 * 1000);
+  let purged = 0;
+  for (;;) {
+    const expired = await readAll((tx) => repo.expiredTrash(tx, before, PURGE_BATCH));
+    if (expired.length === 0) return purged;
+    const byOrganization = new Map<string, { uuid: string }[]>();
+    for (const entry of expired) byOrganization.set(entry.organizationUuid, [...(byOrganization.get(entry.organizationUuid) ?? []), entry]);
+    for (const [organizationUuid, entries] of byOrganization) {
+      const keys = await withTenant(deps.db, organizationUuid, async (tx) => {
+        await repo.lockTree(tx, organizationUuid);
+        return repo.purgeTrashed(
+          tx,
+          entries.map((entry) => entry.uuid),
+        );
+      });
+      await deleteObjects(deps.storage, keys);
+    }
+    purged += expired.length;
+    if (expired.length < PURGE_BATCH) return purged;
+  }
 }
 
 /** Objects whose rows are gone: never served again; a failure leaves space, not data (decision 019). */

@@ -6,8 +6,9 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents } from '../../db/schema/documents.js';
 import { storedFiles } from '../../db/schema/stored-files.js';
-import { withTenant } from '../../db/scope.js';
+import { readSystem, withTenant } from '../../db/scope.js';
 import { createOrganization, createUser, linkUser } from '../../seed/factories.js';
+import { purgeExpiredTrash } from './documents.service.js';
 import { createS3TestStorage, type TestStorage } from '../../../test/storage.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 
@@ -441,6 +442,28 @@ describe('rename, move, trash and restore', () => {
     const left = await withTenant(t.database.db, orgA, (tx) => tx.select().from(documents).where(eq(documents.uuid, alone!.uuid)));
     expect(left).toEqual([]);
     expect((await api(member).restore(folder.uuid)).statusCode).toBe(404);
+  });
+});
+
+describe('the 30-day trash', () => {
+  it('purges each night what has been in the trash for more than 30 days, with its files, and keeps the rest', async () => {
+    const old = await newFolder(member, 'Ancien');
+    const [oldFile] = await uploaded(member, [{ name: 'ancien.pdf', content: PDF }], old.uuid);
+    const [recent] = await uploaded(member, [{ name: 'récent.pdf', content: PDF }]);
+    expect((await api(member).remove(old.uuid, true)).statusCode).toBe(204);
+    expect((await api(member).remove(recent!.uuid)).statusCode).toBe(204);
+    const keyOf = async (uuid: string) => (await t.seed((tx) => tx.select().from(documents).where(eq(documents.uuid, uuid))))[0]?.fileKey ?? null;
+    const oldKey = (await keyOf(oldFile!.uuid))!;
+    await t.seed((tx) => tx.update(documents).set({ deletedAt: sql`now() - interval '31 days'` }).where(eq(documents.trashedWith, old.uuid)));
+
+    const purged = await purgeExpiredTrash({ db: t.database.db, storage: t.app.storage }, (fn) => readSystem(t.database.db, fn));
+    expect(purged).toBe(1);
+    expect(await keyOf(oldFile!.uuid)).toBeNull();
+    expect(await t.app.storage.exists(oldKey)).toBe(false);
+    const trash = (await api(member).trash()).json<Page>();
+    expect(trash.data.map((d) => d.uuid)).toContain(recent!.uuid);
+    expect(trash.data.map((d) => d.uuid)).not.toContain(old.uuid);
+    expect(await purgeExpiredTrash({ db: t.database.db, storage: t.app.storage }, (fn) => readSystem(t.database.db, fn))).toBe(0);
   });
 });
 
