@@ -1,6 +1,6 @@
 import { PaginationQuerySchema, pageSchema, QueryBooleanSchema } from './common.js';
 import { DOCUMENT_NAME_MAX, documentNameIssue } from './document-names.js';
-import { isoDate, SearchSchema, UuidSchema } from './primitives.js';
+import { isoDate, queryInteger, SearchSchema, UuidSchema } from './primitives.js';
 import { z } from './zod.js';
 
 /**
@@ -90,3 +90,11 @@ export const DeleteDocumentQuerySchema = z.object({
 });
 
 export const TrashQuerySchema = PaginationQuerySchema;
+
+/** Documents expiring within this many days are shown to the user ahead (a green card, a licence…). */
+export const DOCUMENT_EXPIRY_NOTICE_DAYS = 30;
+
+/** `GET /api/document/expiring`: live documents whose expiry date is past or within `days`, soonest first. */
+export const ExpiringQuerySchema = PaginationQuerySchema.extend({
+  days: queryInteger({ min: 0, max: 366, label: 'Le nombre de jours' }).default(DOCUMENT_EXPIRY_NOTICE_DAYS),
+});

@@ -62,6 +62,18 @@ export async function page(tx: ReadTx, where: { parentUuid: string | null; searc
   return { items: toItems(rows), total: total?.n ?? 0 };
 }
 
+/** Live documents whose expiry date is on or before `until` (already expired ones first), soonest first. */
+export async function expiringPage(tx: ReadTx, until: string, limit: number, offset: number) {
+  const condition = and(live, isNotNull(documents.expiresOn), sql`${documents.expiresOn} <= ${until}`)!;
+  const rows = await withAuthors(tx)
+    .where(condition)
+    .orderBy(asc(documents.expiresOn), asc(documents.nameKey), asc(documents.uuid))
+    .limit(limit)
+    .offset(offset);
+  const [total] = await tx.select({ n: count() }).from(documents).where(condition);
+  return { items: toItems(rows), total: total?.n ?? 0 };
+}
+
 /** The trash: the documents deleted themselves (not those that went with a folder), latest first. */
 export async function trashPage(tx: ReadTx, limit: number, offset: number) {
   const condition = and(isNotNull(documents.deletedAt), eq(documents.trashedWith, documents.uuid))!;

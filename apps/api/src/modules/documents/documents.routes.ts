@@ -6,7 +6,9 @@ import {
   DeleteDocumentQuerySchema,
   DocumentPageSchema,
   DocumentSchema,
+  ExpiringQuerySchema,
   GedQuerySchema,
+  todayIso,
   TrashQuerySchema,
   UpdateDocumentBodySchema,
   UploadQuerySchema,
@@ -74,6 +76,19 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
       },
     },
     (request) => service.page(app.db, request.ctx, request.query),
+  );
+
+  app.get(
+    '/document/expiring',
+    {
+      schema: {
+        tags,
+        summary: 'Documents dont la date d’expiration est passée ou tombe dans les `days` jours (30 par défaut), les plus proches d’abord',
+        querystring: ExpiringQuerySchema,
+        response: { 200: DocumentPageSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    (request) => service.expiring(app.db, request.ctx, request.query, todayIso()),
   );
 
   app.get(

@@ -120,6 +120,22 @@ export async function ancestors(db: Database, ctx: AuthContext, folderUuid: stri
   return chain.map((folder) => ({ uuid: folder.uuid, folderName: folder.name, parent: folder.parentUuid }));
 }
 
+/** What expires within `days` (or has expired), soonest first: the list the GED highlights. */
+export async function expiring(db: Database, ctx: AuthContext, query: { page: number; limit: number; days: number }, today: string) {
+  const organizationUuid = requireOrganization(ctx);
+  const until = addDays(today, query.days);
+  return readTenant(db, organizationUuid, async (tx) => {
+    const { items, total } = await repo.expiringPage(tx, until, query.limit, (query.page - 1) * query.limit);
+    return { data: items.map(toDocument), page: query.page, nbOfPages: Math.ceil(total / query.limit), total };
+  });
+}
+
+function addDays(isoDay: string, days: number): string {
+  const date = new Date(`${isoDay}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
 // ---------------------------------------------------------------- upload
 
 export type IncomingFile = { fileName: string; stream: Readable };

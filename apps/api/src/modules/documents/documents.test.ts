@@ -445,6 +445,33 @@ describe('rename, move, trash and restore', () => {
   });
 });
 
+describe('expiry dates', () => {
+  it('lists what has expired or expires within 30 days, soonest first, and not what is in the trash', async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const files = await uploaded(member, [
+      { name: 'carte verte.pdf', content: PDF },
+      { name: 'permis.pdf', content: PDF },
+      { name: 'contrôle technique.pdf', content: PDF },
+      { name: 'assurance 2025.pdf', content: PDF },
+      { name: 'supprimé.pdf', content: PDF },
+    ]);
+    const dates = [day(10), day(200), day(29), day(-3), day(5)];
+    for (const [i, file] of files.entries()) expect((await api(member).patch(file.uuid, { expiresOn: dates[i] })).statusCode).toBe(200);
+    expect((await api(member).remove(files[4]!.uuid)).statusCode).toBe(204);
+    const response = await t.as(member, { method: 'GET', url: '/api/document/expiring' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<Page>().data.map((d) => [d.media?.name, d.expiresOn])).toEqual([
+      ['assurance 2025.pdf', day(-3)],
+      ['carte verte.pdf', day(10)],
+      ['contrôle technique.pdf', day(29)],
+    ]);
+    const year = (await t.as(member, { method: 'GET', url: '/api/document/expiring?days=366' })).json<Page>();
+    expect(year.data.map((d) => d.media?.name)).toContain('permis.pdf');
+    expect((await t.as(member, { method: 'GET', url: '/api/document/expiring?days=-1' })).statusCode).toBe(400);
+    expect((await t.as(outsider, { method: 'GET', url: '/api/document/expiring' })).json<Page>().total).toBe(0);
+  });
+});
+
 describe('the 30-day trash', () => {
   it('purges each night what has been in the trash for more than 30 days, with its files, and keeps the rest', async () => {
     const old = await newFolder(member, 'Ancien');
