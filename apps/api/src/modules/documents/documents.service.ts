@@ -64,7 +64,7 @@ async function guardNames<T>(name: string, fn: () => Promise<T>): Promise<T> {
 }
 
 /** A live folder of the organization, or 404 (another organization's uuid is not there). */
-async function requireFolder(tx: WriteTx | Parameters<Parameters<typeof readTenant>[2]>[0], uuid: string) {
+async function requireFolder(tx: ReadTx, uuid: string) {
   const folder = await repo.findLive(tx, uuid);
   if (!folder || folder.kind !== 'folder') throw new NotFoundError(FOLDER_NOT_FOUND);
   return folder;

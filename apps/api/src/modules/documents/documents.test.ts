@@ -387,6 +387,15 @@ describe('rename, move, trash and restore', () => {
     expect((await api(member).patch(a.uuid, { parent: file!.uuid })).statusCode).toBe(404);
   });
 
+  it('lets only one of two crossed moves through (no cycle even at the same instant)', async () => {
+    const left = await newFolder(member, 'Gauche');
+    const right = await newFolder(member, 'Droite');
+    const [a, b] = await Promise.all([api(member).patch(left.uuid, { parent: right.uuid }), api(member).patch(right.uuid, { parent: left.uuid })]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 400]);
+    const chains = await Promise.all([left, right].map(async (f) => (await api(member).ancestors(f.uuid)).json<{ folderName: string }[]>().map((x) => x.folderName)));
+    expect(chains.map((c) => c.length).sort()).toEqual([1, 2]);
+  });
+
   it('deletes a file to the trash, a non-empty folder only when recursive, and restores them with their content', async () => {
     const folder = await newFolder(member, 'Vieux contrats');
     const sub = await newFolder(member, 'Sous-dossier', folder.uuid);
