@@ -38,6 +38,19 @@ const IMAGE_PREVIEW_CSP = "default-src 'none'; img-src 'self' data:; style-src '
 /** Chromium's PDF viewer does not open under a sandbox; the PDF's own scripts run in the viewer, never in this origin. */
 const PDF_PREVIEW_CSP = "default-src 'none'; object-src 'self'; style-src 'unsafe-inline'";
 
+/**
+ * One `bytes=start-end` or `bytes=start-` range (what a PDF viewer or a resumed download asks);
+ * anything else (several ranges, a suffix) is ignored and the whole file is sent, as HTTP allows.
+ */
+export function byteRange(header: string | undefined): { start: number; end?: number } | undefined {
+  const match = header ? /^bytes=(\d{1,15})-(\d{0,15})$/.exec(header.trim()) : null;
+  if (!match) return undefined;
+  const start = Number(match[1]);
+  const end = match[2] === '' ? undefined : Number(match[2]);
+  if (end !== undefined && end < start) return undefined;
+  return { start, end };
+}
+
 /** What @fastify/multipart throws, as the API's French errors. */
 function multipartError(error: unknown, limits: service.DocumentLimits): unknown {
   if (error instanceof AppError) return error;
@@ -208,12 +221,15 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
     },
   );
 
-  const send = async (reply: FastifyReply, file: Awaited<ReturnType<typeof service.open>>, inline: boolean) => {
+  const send = async (reply: FastifyReply, file: Awaited<ReturnType<typeof service.open>>, inline: boolean, ranged: boolean) => {
     const disposition = contentDisposition(file.name);
     const csp = !inline ? DOWNLOAD_CSP : file.type === 'application/pdf' ? PDF_PREVIEW_CSP : IMAGE_PREVIEW_CSP;
+    const { object } = file;
+    if (ranged) reply.status(206).header('content-range', `bytes ${object.start}-${object.end}/${object.size}`);
     return reply
       .header('content-type', file.type)
-      .header('content-length', String(file.object.size))
+      .header('content-length', String(object.end - object.start + 1))
+      .header('accept-ranges', 'bytes')
       .header('content-disposition', inline ? disposition.replace(/^attachment/, 'inline') : disposition)
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', csp)
@@ -226,12 +242,19 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
     {
       schema: {
         tags,
-        summary: 'Télécharge un fichier, en pièce jointe sous son nom',
+        summary: 'Télécharge un fichier, en pièce jointe sous son nom (en-tête Range : une plage d’octets, réponse 206)',
         params: UuidParamsSchema,
-        response: { 200: { description: 'Le fichier, en pièce jointe.', content: { 'application/octet-stream': { schema: BinarySchema } } }, ...errorResponses(400, 401, 403, 404) },
+        response: {
+          200: { description: 'Le fichier, en pièce jointe.', content: { 'application/octet-stream': { schema: BinarySchema } } },
+          206: { description: 'La plage d’octets demandée.', content: { 'application/octet-stream': { schema: BinarySchema } } },
+          ...errorResponses(400, 401, 403, 404, 416),
+        },
       },
     },
-    async (request, reply) => send(reply, await service.open(deps(), request.ctx, request.params.uuid, false), false),
+    async (request, reply) => {
+      const range = byteRange(request.headers.range);
+      return send(reply, await service.open(deps(), request.ctx, request.params.uuid, false, range), false, range !== undefined);
+    },
   );
 
   app.get(
@@ -241,9 +264,16 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
         tags,
         summary: 'Affiche une image (JPEG, PNG, WebP) ou un PDF dans le navigateur',
         params: UuidParamsSchema,
-        response: { 200: { description: 'Le fichier, à afficher.', content: { 'application/octet-stream': { schema: BinarySchema } } }, ...errorResponses(400, 401, 403, 404, 415) },
+        response: {
+          200: { description: 'Le fichier, à afficher.', content: { 'application/octet-stream': { schema: BinarySchema } } },
+          206: { description: 'La plage d’octets demandée.', content: { 'application/octet-stream': { schema: BinarySchema } } },
+          ...errorResponses(400, 401, 403, 404, 415, 416),
+        },
       },
     },
-    async (request, reply) => send(reply, await service.open(deps(), request.ctx, request.params.uuid, true), true),
+    async (request, reply) => {
+      const range = byteRange(request.headers.range);
+      return send(reply, await service.open(deps(), request.ctx, request.params.uuid, true, range), true, range !== undefined);
+    },
   );
 };

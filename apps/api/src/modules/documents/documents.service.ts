@@ -15,7 +15,7 @@ import { readTenant, type ReadTx, withTenant, type WriteTx } from '../../db/scop
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
 import { commit, discard, openStoredFile, recordStoredFile, stage, type StagedFile } from '../../platform/storage/files.js';
-import type { ObjectStorage, StoredObject } from '../../platform/storage/storage.js';
+import type { ByteRange, ObjectStorage, StoredObject } from '../../platform/storage/storage.js';
 import * as repo from './documents.repository.js';
 import { type AcceptedType, ACCEPTED_TYPES_TEXT, detectType, HEAD_BYTES, isPreviewable, nameForMediaType, nameForType, readHead } from './file-types.js';
 
@@ -96,6 +96,8 @@ export async function createFolder(db: Database, ctx: AuthContext, body: CreateF
   const parentUuid = body.parent ?? null;
   return guardNames(body.folderName, () =>
     withTenant(db, organizationUuid, async (tx) => {
+      // Under the tree's lock: a folder being moved to the trash meanwhile cannot get a live child.
+      await repo.lockTree(tx, organizationUuid);
       if (parentUuid) await requireFolder(tx, parentUuid);
       const row = await repo.insertDocument(tx, { organizationUuid, parentUuid, kind: 'folder', name: body.folderName, authorUuid: ctx.userUuid });
       return (await loadItems(tx, [row.uuid]))[0]!;
@@ -375,12 +377,18 @@ async function deleteObjects(storage: ObjectStorage, keys: string[]): Promise<vo
 
 // ---------------------------------------------------------------- download
 
-export async function open(deps: Pick<DocumentDeps, 'db' | 'storage'>, ctx: AuthContext, uuid: string, inline: boolean): Promise<{ name: string; type: string; object: StoredObject }> {
+export async function open(
+  deps: Pick<DocumentDeps, 'db' | 'storage'>,
+  ctx: AuthContext,
+  uuid: string,
+  inline: boolean,
+  range?: ByteRange,
+): Promise<{ name: string; type: string; object: StoredObject }> {
   const organizationUuid = requireOrganization(ctx);
   const row = await readTenant(deps.db, organizationUuid, (tx) => repo.findLive(tx, uuid));
   if (!row || row.kind !== 'file' || !row.fileKey || !row.mediaType) throw new NotFoundError(NOT_FOUND);
   if (inline && !isPreviewable(row.mediaType)) {
     throw new AppError(415, 'Ce document ne peut pas être prévisualisé : téléchargez-le.');
   }
-  return { name: row.name, type: row.mediaType, object: await openStoredFile(deps.storage, row.fileKey) };
+  return { name: row.name, type: row.mediaType, object: await openStoredFile(deps.storage, row.fileKey, range) };
 }

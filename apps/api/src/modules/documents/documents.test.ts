@@ -274,6 +274,15 @@ describe('upload', () => {
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; sandbox",
     });
+    const part = await t.as(member, { method: 'GET', url: `/api/document/${files[1]!.uuid}/download`, headers: { range: 'bytes=8-15' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers).toMatchObject({ 'content-range': `bytes 8-15/${PNG.length}`, 'content-length': '8', 'accept-ranges': 'bytes' });
+    expect(part.rawPayload.equals(PNG.subarray(8, 16))).toBe(true);
+    const beyond = await t.as(member, { method: 'GET', url: `/api/document/${files[1]!.uuid}/download`, headers: { range: `bytes=${PNG.length}-` } });
+    expect(beyond.statusCode).toBe(416);
+    const several = await t.as(member, { method: 'GET', url: `/api/document/${files[1]!.uuid}/download`, headers: { range: 'bytes=0-1,4-5' } });
+    expect(several.statusCode).toBe(200);
+    expect(several.rawPayload.equals(PNG)).toBe(true);
     const preview = await api(member).preview(files[0]!.uuid);
     expect(preview.statusCode).toBe(200);
     expect(preview.headers['content-disposition']).toMatch(/^inline; /);
@@ -608,6 +617,9 @@ describe('on S3 (s3rver)', () => {
     expect(ok.statusCode, ok.body).toBe(201);
     const download = await onS3.as(token, { method: 'GET', url: `/api/document/${ok.json().data[0].uuid}/download` });
     expect(download.rawPayload.equals(PDF)).toBe(true);
+    const head = await onS3.as(token, { method: 'GET', url: `/api/document/${ok.json().data[0].uuid}/download`, headers: { range: 'bytes=0-3' } });
+    expect(head.statusCode).toBe(206);
+    expect(head.body).toBe('%PDF');
     expect(await listBucket()).toEqual([]);
 
     for (const parts of [
