@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { bigint, check, date, foreignKey, index, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, check, date, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
 import { storedFiles } from './stored-files.js';
 import { users } from './users.js';
@@ -12,8 +12,9 @@ export const DOCUMENT_ENTITY_TYPES = ['driver', 'vehicule', 'sinister'] as const
  * per organization. A file's bytes live in the platform storage (stored_files, decision 019); its
  * row keeps the user's (cleaned) name, its size and the media type read from its bytes.
  * Deleting moves a row and its subtree to the trash (deleted_at, trashed_with = the uuid whose
- * deletion took them), restored together; the names of a folder's live children are unique
- * (case-insensitive, hand-written index of the migration).
+ * deletion took them), restored together. The names of a folder's live children are unique
+ * (case-insensitive): checked under the organization's tree lock, and in a folder (not at the
+ * root, whose parent is null) also by a hand-written unique index of the migration.
  */
 export const documents = pgTable(
   'documents',
@@ -22,8 +23,12 @@ export const documents = pgTable(
     organizationUuid: uuid()
       .notNull()
       .references(() => organizations.uuid, { onDelete: 'cascade' }),
-    /** The folder holding it; null at the root ('Mes documents'). */
-    parentUuid: uuid(),
+    /**
+     * The folder holding it; null at the root ('Mes documents'). Of the same organization: the
+     * trigger documents_parent_check of the migration (a composite foreign key would be stronger,
+     * but the move to PostgreSQL, backup/import-to-postgres.ts, can only defer a nullable one).
+     */
+    parentUuid: uuid().references((): AnyPgColumn => documents.uuid),
     kind: text({ enum: DOCUMENT_KINDS }).notNull(),
     name: text().notNull(),
     /** Lower-cased, unaccented name: the search and the sort (decision 004). */
@@ -48,9 +53,6 @@ export const documents = pgTable(
     entityUuid: uuid(),
   },
   (t) => [
-    unique('documents_organization_uuid_key').on(t.organizationUuid, t.uuid),
-    // A parent is a document of the same organization, whatever the code above does.
-    foreignKey({ name: 'documents_parent_fk', columns: [t.organizationUuid, t.parentUuid], foreignColumns: [t.organizationUuid, t.uuid] }),
     index('documents_children_idx')
       .on(t.organizationUuid, t.parentUuid, t.kind.desc(), t.nameKey, t.uuid)
       .where(sql`${t.deletedAt} is null`),

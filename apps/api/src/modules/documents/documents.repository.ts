@@ -127,6 +127,23 @@ export async function usedBytes(tx: ReadTx): Promise<number> {
   return Number(row?.bytes ?? 0);
 }
 
+/** Whether a live document of the folder (root: null) already has this name, whatever its case. */
+export async function nameTaken(tx: ReadTx, parentUuid: string | null, name: string, exceptUuid?: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ uuid: documents.uuid })
+    .from(documents)
+    .where(
+      and(
+        live,
+        parentUuid === null ? isNull(documents.parentUuid) : eq(documents.parentUuid, parentUuid),
+        sql`lower(${documents.name}) = lower(${name})`,
+        exceptUuid ? sql`${documents.uuid} <> ${exceptUuid}` : undefined,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
 /** Live names in a folder (lower-cased) that start like `prefix`: to find a free one. */
 export async function siblingNames(tx: ReadTx, parentUuid: string | null, prefix: string): Promise<Set<string>> {
   const rows = await tx

@@ -99,6 +99,7 @@ export async function createFolder(db: Database, ctx: AuthContext, body: CreateF
       // Under the tree's lock: a folder being moved to the trash meanwhile cannot get a live child.
       await repo.lockTree(tx, organizationUuid);
       if (parentUuid) await requireFolder(tx, parentUuid);
+      if (await repo.nameTaken(tx, parentUuid, body.folderName)) throw nameTaken(body.folderName);
       const row = await repo.insertDocument(tx, { organizationUuid, parentUuid, kind: 'folder', name: body.folderName, authorUuid: ctx.userUuid });
       return (await loadItems(tx, [row.uuid]))[0]!;
     }),
@@ -270,6 +271,10 @@ export async function update(db: Database, ctx: AuthContext, uuid: string, body:
         values.name = current.mediaType ? nameForMediaType(body.name, current.mediaType) : body.name;
       }
       if (body.expiresOn !== undefined) values.expiresOn = body.expiresOn;
+      const name = values.name ?? current.name;
+      if ((values.name !== undefined || values.parentUuid !== undefined) && (await repo.nameTaken(tx, values.parentUuid !== undefined ? values.parentUuid : current.parentUuid, name, uuid))) {
+        throw nameTaken(name);
+      }
       let row;
       try {
         row = await repo.updateDocument(tx, uuid, values);

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeTables, insertionPlan } from '../../backup/import-to-postgres.js';
 import { documents } from '../../db/schema/documents.js';
 import { storedFiles } from '../../db/schema/stored-files.js';
 import { readSystem, withTenant } from '../../db/scope.js';
@@ -114,7 +116,7 @@ const rowsOf = (org: string) =>
 async function objects(testApp: TestContext = t): Promise<string[]> {
   const keys: string[] = [];
   for (const prefix of [`${orgA}/`, `${orgB}/`, 'tmp/']) for await (const object of testApp.app.storage.list(prefix)) keys.push(object.key);
-  return keys;
+  return keys.sort();
 }
 
 function filesOnDisk(dir: string): string[] {
@@ -394,6 +396,13 @@ describe('rename, move, trash and restore', () => {
     expect(toRoot.json()).toMatchObject({ parent: null });
     const [file] = await uploaded(member, [{ name: 'x.pdf', content: PDF }]);
     expect((await api(member).patch(a.uuid, { parent: file!.uuid })).statusCode).toBe(404);
+    // A move where the name is taken, at the root too.
+    await newFolder(member, 'C', other.uuid);
+    const clash = await api(member).patch(c.uuid, { parent: other.uuid });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json().message).toBe('Un élément nommé « C » existe déjà dans ce dossier');
+    await newFolder(member, 'B');
+    expect((await api(member).patch(b.uuid, { parent: null })).statusCode).toBe(409);
   });
 
   it('lets only one of two crossed moves through (no cycle even at the same instant)', async () => {
@@ -538,6 +547,28 @@ describe('organizations and roles', () => {
     expect((await foreign.list({ search: 'prive' })).json<Page>().total).toBe(0);
     expect(await rowsOf(orgA)).toEqual(before);
     expect((await rowsOf(orgB)).documents).toBe(0);
+  });
+
+  it('refuses in the database itself a parent of another organization, or a file as parent', async () => {
+    const folder = await newFolder(member, 'Parent de A');
+    const [file] = await uploaded(member, [{ name: 'pas-un-dossier.pdf', content: PDF }]);
+    await expect(withTenant(t.database.db, orgB, (tx) => tx.insert(documents).values({ organizationUuid: orgB, parentUuid: folder.uuid, kind: 'folder', name: 'Intrus' }))).rejects.toThrow();
+    await expect(withTenant(t.database.db, orgA, (tx) => tx.insert(documents).values({ organizationUuid: orgA, parentUuid: file!.uuid, kind: 'folder', name: 'Dans un fichier' }))).rejects.toThrow();
+    await expect(withTenant(t.database.db, orgB, (tx) => tx.insert(documents).values({ organizationUuid: orgA, kind: 'folder', name: 'Ailleurs' }))).rejects.toThrow();
+  });
+
+  it('can be moved to PostgreSQL by import-backup: its tree reference is the one it defers', async () => {
+    const url = (t.database as { url?: string }).url;
+    if (!url) return; // PGlite: the plan reads a PostgreSQL target's catalog.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const plan = insertionPlan(await describeTables(client));
+      expect(plan.deferred.get('documents')).toContain('parent_uuid');
+      expect(plan.order.map((table) => table.name).indexOf('stored_files')).toBeLessThan(plan.order.map((table) => table.name).indexOf('documents'));
+    } finally {
+      await client.end();
+    }
   });
 
   it('refuses a user without organization (403) and an anonymous caller (401)', async () => {
