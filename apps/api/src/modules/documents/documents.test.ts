@@ -558,6 +558,16 @@ describe('organizations and roles', () => {
   });
 
   it('can be moved to PostgreSQL by import-backup: its tree reference is the one it defers', async () => {
+    // As the import does it: every row first with no parent (two '2026' at the root for a moment), then the parents.
+    await t.seed(async (tx) => {
+      const [contrats, factures, c2026, f2026] = await tx
+        .insert(documents)
+        .values(['Contrats', 'Factures', '2026', '2026'].map((name) => ({ organizationUuid: orgB, kind: 'folder' as const, name })))
+        .returning();
+      await tx.update(documents).set({ parentUuid: contrats!.uuid }).where(eq(documents.uuid, c2026!.uuid));
+      await tx.update(documents).set({ parentUuid: factures!.uuid }).where(eq(documents.uuid, f2026!.uuid));
+      await tx.delete(documents).where(eq(documents.organizationUuid, orgB));
+    });
     const url = (t.database as { url?: string }).url;
     if (!url) return; // PGlite: the plan reads a PostgreSQL target's catalog.
     const client = new pg.Client({ connectionString: url });
