@@ -56,7 +56,7 @@ function multipartError(error: unknown, limits: service.DocumentLimits): unknown
   if (error instanceof AppError) return error;
   const code = (error as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new PayloadTooLargeError(`Un fichier dépasse la taille maximale d’un document (${Math.round(limits.maxFileBytes / 1024 / 1024)} Mo).`);
-  if (code === 'FST_FILES_LIMIT') return new PayloadTooLargeError(`${MAX_FILES_PER_UPLOAD} fichiers au plus par envoi.`);
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') return new PayloadTooLargeError(`${MAX_FILES_PER_UPLOAD} fichiers au plus par envoi.`);
   return new BadRequestError(NO_FILE, [{ path: 'files', message: NO_FILE }]);
 }
 

@@ -350,6 +350,15 @@ describe('upload', () => {
     expect(filesOnDisk(path.join(dataDir, 'media'))).toEqual(before.disk);
   });
 
+  it('refuses more than 20 files in one request, keeping none of them', async () => {
+    const before = { rows: await rowsOf(orgA), objects: await objects() };
+    const response = await api(member).upload(Array.from({ length: 21 }, (_, i) => ({ name: `page-${i}.pdf`, content: PDF })));
+    expect(response.statusCode).toBe(413);
+    expect(response.json().message).toBe('20 fichiers au plus par envoi.');
+    expect(await rowsOf(orgA)).toEqual(before.rows);
+    expect(await objects()).toEqual(before.objects);
+  });
+
   it('refuses a request without a file, and a file into a missing folder, with French messages', async () => {
     const notMultipart = await t.as(member, { method: 'POST', url: '/api/document/upload', payload: { files: [] } });
     expect(notMultipart.statusCode).toBe(400);
