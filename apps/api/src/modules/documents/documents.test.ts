@@ -626,6 +626,15 @@ describe('quota', () => {
     // Another organization's space is its own.
     await uploaded(outsider, [{ name: 'beta.pdf', content: pdfOfSize(45_000) }]);
   });
+
+  it('lets only one of two uploads through when each fits alone but not both (checked again under the lock)', async () => {
+    for (let i = 0; i < 3; i++) await uploaded(outsider, [{ name: `beta-${i}.pdf`, content: pdfOfSize(45_000) }]);
+    // 180 000 of 209 715 bytes used: 20 000 fits, 40 000 does not.
+    const before = await objects();
+    const [a, b] = await Promise.all([api(outsider).upload([{ name: 'un.pdf', content: pdfOfSize(20_000) }]), api(outsider).upload([{ name: 'deux.pdf', content: pdfOfSize(20_000) }])]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 413]);
+    expect((await objects()).length).toBe(before.length + 1);
+  });
 });
 
 // ---------------------------------------------------------------- S3
