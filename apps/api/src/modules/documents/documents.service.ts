@@ -145,6 +145,8 @@ export type IncomingFile = { fileName: string; stream: Readable };
 
 const quotaMessage = (limits: DocumentLimits) =>
   `L’espace de documents de votre organisation est plein (${formatFileSize(limits.quotaBytes)}) : supprimez des documents, puis videz-les de la corbeille.`;
+const noRoomMessage = (name: string, remaining: number, limits: DocumentLimits) =>
+  `« ${name} » ne tient pas dans l’espace de documents qui reste à votre organisation (${formatFileSize(Math.max(0, remaining))} sur ${formatFileSize(limits.quotaBytes)}) : supprimez des documents, puis videz-les de la corbeille.`;
 const tooLargeMessage = (name: string, limits: DocumentLimits) => `« ${name} » dépasse la taille maximale d’un document (${formatFileSize(limits.maxFileBytes)}).`;
 
 export class UnsupportedTypeError extends AppError {
@@ -191,7 +193,7 @@ export async function startUpload(deps: DocumentDeps, ctx: AuthContext, parentUu
         const byQuota = remaining < deps.limits.maxFileBytes;
         const file = await stage(deps.storage, organizationUuid, body, {
           maxBytes: Math.min(remaining, deps.limits.maxFileBytes),
-          tooLargeMessage: byQuota ? quotaMessage(deps.limits) : tooLargeMessage(name, deps.limits),
+          tooLargeMessage: byQuota ? noRoomMessage(name, remaining, deps.limits) : tooLargeMessage(name, deps.limits),
         });
         staged.push({ file, name: nameForType(name, type), type });
         stagedBytes += file.size;

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
+import { formatFileSize } from '@flotte/contract';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -620,9 +621,18 @@ describe('quota', () => {
     const before = { rows: await rowsOf(orgA), objects: await objects() };
     const refused = await api(member).upload([{ name: 'de trop.pdf', content: pdfOfSize(left + 1) }]);
     expect(refused.statusCode).toBe(413);
-    expect(refused.json().message).toBe('L’espace de documents de votre organisation est plein (204,8\u00a0Ko) : supprimez des documents, puis videz-les de la corbeille.');
+    expect(refused.json().message).toBe(
+      `« de trop.pdf » ne tient pas dans l’espace de documents qui reste à votre organisation (${formatFileSize(left)} sur 204,8\u00a0Ko) : supprimez des documents, puis videz-les de la corbeille.`,
+    );
     expect(await rowsOf(orgA)).toEqual(before.rows);
     expect(await objects()).toEqual(before.objects);
+    // Full to the byte: refused before anything is read. (The fill leaves more than a minimal PDF.)
+    expect(left).toBeGreaterThan(PDF.length);
+    const remainder = await api(member).upload([{ name: 'appoint.pdf', content: pdfOfSize(left) }]);
+    expect(remainder.statusCode, remainder.body).toBe(201);
+    const full = await api(member).upload([{ name: 'encore.pdf', content: PDF }]);
+    expect(full.statusCode).toBe(413);
+    expect(full.json().message).toBe('L’espace de documents de votre organisation est plein (204,8\u00a0Ko) : supprimez des documents, puis videz-les de la corbeille.');
     // Another organization's space is its own.
     await uploaded(outsider, [{ name: 'beta.pdf', content: pdfOfSize(45_000) }]);
   });
