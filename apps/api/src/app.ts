@@ -11,6 +11,8 @@ import { AccessTokens } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { documentJobs } from './modules/documents/documents.jobs.js';
+import { documentsRoutes } from './modules/documents/documents.routes.js';
 import { renewalReportRoutes } from './modules/dashboard/renewal-report.routes.js';
 import { driversRoutes } from './modules/drivers/drivers.routes.js';
 import { insuranceContractRoutes } from './modules/insurance-contract/insurance-contract.routes.js';
@@ -122,6 +124,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.decorate('mail', mailService(jobs.send.bind(jobs), platform.mailDelivery));
   const imports = importJobs({ db: database.db, storage, mail: () => app.mail, publicUrl: config.publicUrl, logger: app.log });
   jobs.register(imports.commit as never, imports.cleanup as never);
+  const documentsJobs = documentJobs({ db: database.db, storage, logger: app.log });
+  jobs.register(documentsJobs.purgeTrash as never);
   if (options.startJobs !== false) app.addHook('onReady', () => jobs.start());
   // Closing stops taking jobs at once, beside the HTTP requests' end; running jobs get up to
   // 8 s, and the database closes after (server.ts exits 10 s after SIGTERM at the latest).
@@ -175,6 +179,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         await protectedApi.register(insuranceContractRoutes);
         await protectedApi.register(insuranceIntermediaryRoutes);
         await protectedApi.register(importRoutes, { publicUrl: config.publicUrl, commitJob: imports.commit });
+        await protectedApi.register(documentsRoutes, { limits: config.documents });
       });
     },
     { prefix: '/api' },

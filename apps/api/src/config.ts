@@ -90,6 +90,8 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: booleanString.optional(),
+  DOCUMENTS_MAX_FILE_MB: z.coerce.number({ error: 'attendu : un nombre de Mo' }).positive({ error: 'attendu : un nombre de Mo positif' }).max(5 * 1024).default(25),
+  DOCUMENTS_QUOTA_MB: z.coerce.number({ error: 'attendu : un nombre de Mo' }).positive({ error: 'attendu : un nombre de Mo positif' }).max(1024 * 1024).default(5 * 1024),
 }).superRefine((e, context) => {
   // The S3 variables only mean something together: a lone one is a mistake, not a default.
   const s3Keys = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
@@ -127,6 +129,8 @@ export type Config = Readonly<{
   jobs: Readonly<{ worker: boolean; pollIntervalSeconds: number }>;
   /** Where files go: DATA_DIR/media by default, an S3-compatible bucket when S3_BUCKET is set. */
   storage: StorageConfig;
+  /** The document management's limits (issue 14): one file, and all of an organization's files. */
+  documents: Readonly<{ maxFileBytes: number; quotaBytes: number }>;
 }>;
 
 export type StorageConfig =
@@ -212,5 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: 'local' as const, directory: path.join(dataDir, 'media') },
     ),
+    documents: Object.freeze({
+      maxFileBytes: Math.round(e.DOCUMENTS_MAX_FILE_MB * 1024 * 1024),
+      quotaBytes: Math.round(e.DOCUMENTS_QUOTA_MB * 1024 * 1024),
+    }),
   });
 }

@@ -45,11 +45,14 @@ beforeAll(async () => {
   const payload = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.csv"\r\n\r\n`), file, Buffer.from(`\r\n--${boundary}--\r\n`)]);
   const preview = await t.as(tokens['admin-a']!, { method: 'POST', url: '/api/import/driver/preview', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
   ids.import = preview.json<{ importId: string }>().importId;
+  // A folder, for the document routes that name one.
+  const folder = await t.as(tokens['admin-a']!, { method: 'POST', url: '/api/document/folder', payload: { folderName: 'Témoin' } });
+  ids.document = folder.json<{ uuid: string }>().uuid;
 }, 120_000);
 afterAll(() => t?.close());
 
 /** Every row the API can write, in one digest: equal before and after means nothing was written. */
-const TABLES = ['users', 'environments', 'environment_tiers', 'environment_users', 'organizations', 'organization_users', 'drivers', 'vehicules', 'sinisters', 'reports', 'register_counts', 'refresh_tokens', 'indicators', 'dashboard_configs', 'insurance_contracts', 'insurance_contract_guarantees', 'insurance_intermediaries', 'imports', 'import_changes'];
+const TABLES = ['users', 'environments', 'environment_tiers', 'environment_users', 'organizations', 'organization_users', 'drivers', 'vehicules', 'sinisters', 'reports', 'register_counts', 'refresh_tokens', 'indicators', 'dashboard_configs', 'insurance_contracts', 'insurance_contract_guarantees', 'insurance_intermediaries', 'imports', 'import_changes', 'stored_files', 'documents'];
 const FINGERPRINT = sql.raw(
   `select ${TABLES.map((table) => `(select count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') from ${table} t)`).join(" || ' ' || ")} as digest`,
 );
@@ -95,6 +98,8 @@ const VALID: Record<string, { who: string; body: () => Record<string, unknown> }
     who: 'admin-a',
     body: () => ({ name: 'Cabinet', contactLastName: 'Roux', contactFirstName: 'Léa', email: 'lea@exemple.fr', productionEmail: 'production@exemple.fr', startDate: '2026-01-01' }),
   },
+  'POST /api/document/folder': { who: 'admin-a', body: () => ({ folderName: 'Nouveau dossier', parent: ids.document }) },
+  'PATCH /api/document/{uuid}': { who: 'admin-a', body: () => ({ name: 'Témoin renommé', parent: null, expiresOn: '2030-01-01' }) },
   // Validate keeps the mapping it checked (for the errors' download); commit applies the one row.
   'POST /api/import/{importId}/validate': { who: 'admin-a', body: () => ({ mapping: { lastName: 0, firstName: 1, phone: 2 }, mode: 'upsert' }) },
   'POST /api/import/{importId}/commit': { who: 'admin-a', body: () => ({ mapping: { lastName: 0, firstName: 1, phone: 2 }, mode: 'upsert' }) },
@@ -114,6 +119,7 @@ function urlOf(path: string, query: Record<string, string> = {}) {
     if (path.startsWith('/api/user')) return ids.user!;
     if (path.startsWith('/api/vehicule/category')) return 'VP';
     if (path.startsWith('/api/import')) return name === 'entity' ? 'driver' : ids.import!;
+    if (path.startsWith('/api/document')) return ids.document!;
     const register = /^\/api\/(driver|vehicule|sinister)/.exec(path)?.[1];
     return register ? ids[register]! : name;
   });

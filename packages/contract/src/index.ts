@@ -26,3 +26,5 @@ export * from './insurance-contract.js';
 export * from './insurance-intermediary.js';
 export * from './imports.js';
 export * from './exports.js';
+export * from './document-names.js';
+export * from './documents.js';

@@ -153,8 +153,10 @@ export async function snapshotPglite(pglite: PGlite): Promise<{ pgdata: Uint8Arr
 }
 
 /**
- * Stored files (uploads) to put in a backup, as entries under files/. There are none yet. When file
- * storage lands (src/platform/), list its files here, after the database snapshot (a file a claim
+ * Stored files (uploads: documents, imports) to put in a backup, as entries under files/. None yet:
+ * they live in DATA_DIR/media (platform/storage) and can reach gigabytes, which this archive, built
+ * in memory, cannot hold (decision 030, docs/operations.md: copy DATA_DIR/media beside it). With a
+ * streamed tar, list the committed files here, after the database snapshot (a file a document
  * refers to then exists in the copy), and put them back in restoreStoredFiles (backup/restore.ts).
  */
 function storedFileEntries(_dataDir: string): TarEntry[] {

@@ -34,7 +34,7 @@ export type ImportReport = { tables: { name: string; rows: number }[] };
 const q = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 const BATCH = 1000;
 
-async function describeTables(target: pg.Client): Promise<Table[]> {
+export async function describeTables(target: pg.Client): Promise<Table[]> {
   const tables = await target.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY c.relname`,

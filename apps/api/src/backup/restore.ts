@@ -9,7 +9,7 @@ import { countRows, fileStamp, fsyncDirectory, type ReadBackup, type RowCounts }
 import { removeRestoreMarker, writeRestoreMarker } from './restore-marker.js';
 
 /**
- * Puts a backup's stored files back in DATA_DIR. There are none yet (see storedFileEntries in
+ * Puts a backup's stored files back in DATA_DIR. Backups hold none yet (see storedFileEntries in
  * backups.ts); readBackupFile already refuses an archive whose files do not match its manifest.
  */
 function restoreStoredFiles(files: ReadBackup['storedFiles'], _dataDir: string): void {

@@ -97,6 +97,8 @@ describe('the platform services in the app', () => {
       const ready = await app.inject({ method: 'GET', url: '/api/ready' });
       expect(ready.statusCode).toBe(200);
       expect(await app.jobs.schedules()).toEqual([
+        // The document management's nightly purge of its 30-day trash (modules/documents, issue 14).
+        { name: 'documents.purge-trash', cron: '45 3 * * *' },
         // The imports' nightly cleanup of abandoned imports (modules/import, issue 13).
         { name: 'import.cleanup', cron: '15 3 * * *' },
         { name: 'mail.deliver', cron: '* * * * *' },

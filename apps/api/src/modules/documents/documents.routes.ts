@@ -1,0 +1,279 @@
+import multipart from '@fastify/multipart';
+import {
+  AncestorsParamsSchema,
+  AncestorsSchema,
+  CreateFolderBodySchema,
+  DeleteDocumentQuerySchema,
+  DocumentPageSchema,
+  DocumentSchema,
+  ExpiringQuerySchema,
+  GedQuerySchema,
+  todayIso,
+  TrashQuerySchema,
+  UpdateDocumentBodySchema,
+  UploadQuerySchema,
+  UploadResultSchema,
+  UuidParamsSchema,
+} from '@flotte/contract';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, BadRequestError, PayloadTooLargeError } from '../../errors.js';
+import { errorResponses } from '../../lib/route-schemas.js';
+import { contentDisposition } from '../../lib/spreadsheet-export.js';
+import * as service from './documents.service.js';
+
+export type DocumentRoutesOptions = { limits: service.DocumentLimits };
+
+/** Files in one upload request. */
+export const MAX_FILES_PER_UPLOAD = 20;
+
+const BinarySchema = z.string().meta({ format: 'binary' });
+const NO_FILE = 'Joignez au moins un fichier (champ multipart « files »).';
+
+/** A download is never rendered in the API's origin: an attachment, no sniffing, a sandbox without scripts. */
+const DOWNLOAD_CSP = "default-src 'none'; sandbox";
+/** An image shown inline: nothing but the image, no script. */
+const IMAGE_PREVIEW_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+/** Chromium's PDF viewer does not open under a sandbox; the PDF's own scripts run in the viewer, never in this origin. */
+const PDF_PREVIEW_CSP = "default-src 'none'; object-src 'self'; style-src 'unsafe-inline'";
+
+/**
+ * One `bytes=start-end` or `bytes=start-` range (what a PDF viewer or a resumed download asks);
+ * anything else (several ranges, a suffix) is ignored and the whole file is sent, as HTTP allows.
+ */
+export function byteRange(header: string | undefined): { start: number; end?: number } | undefined {
+  const match = header ? /^bytes=(\d{1,15})-(\d{0,15})$/.exec(header.trim()) : null;
+  if (!match) return undefined;
+  const start = Number(match[1]);
+  const end = match[2] === '' ? undefined : Number(match[2]);
+  if (end !== undefined && end < start) return undefined;
+  return { start, end };
+}
+
+/** What @fastify/multipart throws, as the API's French errors. */
+function multipartError(error: unknown, limits: service.DocumentLimits): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new PayloadTooLargeError(`Un fichier dépasse la taille maximale d’un document (${Math.round(limits.maxFileBytes / 1024 / 1024)} Mo).`);
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') return new PayloadTooLargeError(`${MAX_FILES_PER_UPLOAD} fichiers au plus par envoi.`);
+  return new BadRequestError(NO_FILE, [{ path: 'files', message: NO_FILE }]);
+}
+
+export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = async (app, { limits }) => {
+  await app.register(multipart, { limits: { fileSize: limits.maxFileBytes + 1, files: MAX_FILES_PER_UPLOAD, fields: 0, parts: MAX_FILES_PER_UPLOAD } });
+  const tags = ['Documents'];
+  const deps = () => ({ db: app.db, storage: app.storage, limits });
+
+  app.post(
+    '/document/folder',
+    {
+      schema: {
+        tags,
+        summary: 'Crée un dossier (à la racine sans parent)',
+        body: CreateFolderBodySchema,
+        response: { 201: DocumentSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await service.createFolder(app.db, request.ctx, request.body)),
+  );
+
+  app.get(
+    '/document/ged/paginated',
+    {
+      schema: {
+        tags,
+        summary: 'Contenu d’un dossier (racine sans parent), dossiers d’abord puis fichiers, par nom ; avec search : les noms de toute l’arborescence (sans accents ni casse)',
+        querystring: GedQuerySchema,
+        response: { 200: DocumentPageSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => service.page(app.db, request.ctx, request.query),
+  );
+
+  app.get(
+    '/document/expiring',
+    {
+      schema: {
+        tags,
+        summary: 'Documents dont la date d’expiration est passée ou tombe dans les `days` jours (30 par défaut), les plus proches d’abord',
+        querystring: ExpiringQuerySchema,
+        response: { 200: DocumentPageSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    (request) => service.expiring(app.db, request.ctx, request.query, todayIso()),
+  );
+
+  app.get(
+    '/document/ancestors/:parent',
+    {
+      schema: {
+        tags,
+        summary: 'Chemin d’un dossier depuis la racine (lui compris), pour le fil d’Ariane « Mes documents › … »',
+        params: AncestorsParamsSchema,
+        response: { 200: AncestorsSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => service.ancestors(app.db, request.ctx, request.params.parent),
+  );
+
+  app.post(
+    '/document/upload',
+    {
+      // Streamed to the storage file by file: the body limit only bounds one request's files.
+      bodyLimit: MAX_FILES_PER_UPLOAD * (limits.maxFileBytes + 64 * 1024),
+      schema: {
+        tags,
+        summary: `Dépose un ou plusieurs fichiers (champ multipart « files », ${MAX_FILES_PER_UPLOAD} au plus) dans un dossier (racine sans parent)`,
+        description:
+          'Le type est lu dans les octets du fichier (PDF, JPEG, PNG, WebP, HEIC, Word, Excel, PowerPoint, OpenDocument, CSV), jamais dans son nom. Taille et espace de l’organisation limités. Un fichier refusé annule tout l’envoi : rien n’est gardé. Un nom déjà pris devient « nom (2) ».',
+        consumes: ['multipart/form-data'],
+        querystring: UploadQuerySchema,
+        response: { 201: UploadResultSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw new BadRequestError(NO_FILE, [{ path: 'files', message: NO_FILE }]);
+      const upload = await service.startUpload(deps(), request.ctx, request.query.parent ?? null);
+      try {
+        for await (const part of request.files()) {
+          await upload.add({ fileName: part.filename ?? '', stream: part.file });
+        }
+      } catch (error) {
+        await upload.discardAll();
+        throw multipartError(error, limits);
+      }
+      const data = await upload.finish((error) => request.log.error({ err: error }, 'document upload: commit of a stored file failed (the cleanup job finishes it)'));
+      return reply.status(201).send({ data });
+    },
+  );
+
+  app.patch(
+    '/document/:uuid',
+    {
+      schema: {
+        tags,
+        summary: 'Renomme (name), déplace (parent : un dossier, null pour la racine ; jamais dans son propre sous-dossier) ou date l’expiration (expiresOn) d’un document',
+        params: UuidParamsSchema,
+        body: UpdateDocumentBodySchema,
+        response: { 200: DocumentSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    (request) => service.update(app.db, request.ctx, request.params.uuid, request.body),
+  );
+
+  app.delete(
+    '/document/:uuid',
+    {
+      schema: {
+        tags,
+        summary: 'Met un document à la corbeille (30 jours) ; un dossier non vide seulement avec recursive=true, avec tout son contenu',
+        params: UuidParamsSchema,
+        querystring: DeleteDocumentQuerySchema,
+        response: { 204: z.null().meta({ description: 'À la corbeille' }), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await service.remove(app.db, request.ctx, request.params.uuid, request.query.recursive ?? false);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/document/trash',
+    {
+      schema: {
+        tags,
+        summary: 'La corbeille : les documents supprimés (avec leur contenu pour un dossier), les plus récents d’abord ; purgés après 30 jours',
+        querystring: TrashQuerySchema,
+        response: { 200: DocumentPageSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    (request) => service.trash(app.db, request.ctx, request.query),
+  );
+
+  app.post(
+    '/document/:uuid/restore',
+    {
+      schema: {
+        tags,
+        summary: 'Restaure un document de la corbeille avec son contenu, dans son dossier s’il existe encore (sinon à la racine)',
+        params: UuidParamsSchema,
+        response: { 200: DocumentSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => service.restore(app.db, request.ctx, request.params.uuid),
+  );
+
+  app.delete(
+    '/document/:uuid/permanent',
+    {
+      schema: {
+        tags,
+        summary: 'Supprime définitivement un document de la corbeille et son contenu (administrateurs)',
+        params: UuidParamsSchema,
+        response: { 204: z.null().meta({ description: 'Supprimé' }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.purge(deps(), request.ctx, request.params.uuid);
+      return reply.status(204).send(null);
+    },
+  );
+
+  const send = async (reply: FastifyReply, file: Awaited<ReturnType<typeof service.open>>, inline: boolean, ranged: boolean) => {
+    const disposition = contentDisposition(file.name);
+    const csp = !inline ? DOWNLOAD_CSP : file.type === 'application/pdf' ? PDF_PREVIEW_CSP : IMAGE_PREVIEW_CSP;
+    const { object } = file;
+    if (ranged) reply.status(206).header('content-range', `bytes ${object.start}-${object.end}/${object.size}`);
+    return reply
+      .header('content-type', file.type)
+      .header('content-length', String(object.end - object.start + 1))
+      .header('accept-ranges', 'bytes')
+      .header('content-disposition', inline ? disposition.replace(/^attachment/, 'inline') : disposition)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', csp)
+      .header('cache-control', 'private, no-store')
+      .send(file.object.body as unknown as string);
+  };
+
+  app.get(
+    '/document/:uuid/download',
+    {
+      schema: {
+        tags,
+        summary: 'Télécharge un fichier, en pièce jointe sous son nom (en-tête Range : une plage d’octets, réponse 206)',
+        params: UuidParamsSchema,
+        response: {
+          200: { description: 'Le fichier, en pièce jointe.', content: { 'application/octet-stream': { schema: BinarySchema } } },
+          206: { description: 'La plage d’octets demandée.', content: { 'application/octet-stream': { schema: BinarySchema } } },
+          ...errorResponses(400, 401, 403, 404, 416),
+        },
+      },
+    },
+    async (request, reply) => {
+      const range = byteRange(request.headers.range);
+      return send(reply, await service.open(deps(), request.ctx, request.params.uuid, false, range), false, range !== undefined);
+    },
+  );
+
+  app.get(
+    '/document/:uuid/preview',
+    {
+      schema: {
+        tags,
+        summary: 'Affiche une image (JPEG, PNG, WebP) ou un PDF dans le navigateur',
+        params: UuidParamsSchema,
+        response: {
+          200: { description: 'Le fichier, à afficher.', content: { 'application/octet-stream': { schema: BinarySchema } } },
+          206: { description: 'La plage d’octets demandée.', content: { 'application/octet-stream': { schema: BinarySchema } } },
+          ...errorResponses(400, 401, 403, 404, 415, 416),
+        },
+      },
+    },
+    async (request, reply) => {
+      const range = byteRange(request.headers.range);
+      return send(reply, await service.open(deps(), request.ctx, request.params.uuid, true, range), true, range !== undefined);
+    },
+  );
+};
