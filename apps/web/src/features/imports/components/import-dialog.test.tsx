@@ -3,6 +3,7 @@ import { IMPORT_FIELDS, ImportSummarySchema } from '@flotte/contract';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { snackbar } from '../../../components/snackbar/snackbar';
 import { authStore } from '../../../lib/auth-store';
 import { formatDateTime } from '../../../lib/format';
 import { queryKeys } from '../../../lib/query-keys';
@@ -137,7 +138,10 @@ describe('ImportDialog', () => {
 
     fireEvent.change(screen.getByLabelText('Fichier à importer'), { target: { files: [file()] } });
     expect(await screen.findByText('Envoi de flotte.csv : 50 %')).toBeInTheDocument();
+    // The app's loading snackbar follows the upload, with its percent; gone once the file is read.
+    expect(snackbar.getCurrent()).toMatchObject({ type: 'loading', title: 'Envoi du fichier', description: 'flotte.csv', progress: 50 });
     await screen.findByText(/flotte\.csv : 3 lignes, 4 colonnes \(séparateur « ; »\)/);
+    expect(snackbar.getCurrent()).toBeNull();
     expect(sent[0]?.get('file')).toBeInstanceOf(File);
 
     // The suggestion is kept; the required model is not linked yet: « Vérifier » waits for it.
@@ -179,6 +183,41 @@ describe('ImportDialog', () => {
     expect(await screen.findByText(/Import annulé : 2 lignes rétablies/)).toBeInTheDocument();
     expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.vehicules.all });
     expect(screen.queryByRole('button', { name: "Annuler l'import" })).not.toBeInTheDocument();
+  });
+
+  it('follows an import run in the background: its percent in the dialog and in the loading snackbar', async () => {
+    fakeXhr({ status: 200, body: { ...preview, suggestedMapping: { immatriculation: 0, brand: 1, model: 2 } } });
+    const summary = (status: 'running' | 'committed', percent: number) =>
+      ImportSummarySchema.parse({
+        importId: IMPORT_ID,
+        entity: 'vehicule',
+        mode: 'upsert',
+        fileName: 'flotte.csv',
+        rowCount: 3,
+        status,
+        percent,
+        counts: status === 'committed' ? counts : null,
+        error: null,
+        author: { uuid: null, name: 'Claire Dupont' },
+        createdAt: '2026-11-26T08:00:00.000Z',
+        committedAt: status === 'committed' ? '2026-11-26T08:01:00.000Z' : null,
+        revertedAt: null,
+        revertibleUntil: status === 'committed' ? '2026-11-27T08:01:00.000Z' : null,
+      });
+    renderDialog([
+      { method: 'POST', path: `/api/import/${IMPORT_ID}/validate`, body: { ...validation, invalid: 0, errors: [], errorCount: 0 } },
+      { method: 'POST', path: `/api/import/${IMPORT_ID}/commit`, status: 202, body: { ...counts, importId: IMPORT_ID, status: 'queued' } },
+      { path: `/api/import/${IMPORT_ID}`, respond: (_, call) => ({ body: call === 1 ? summary('running', 40) : summary('committed', 100) }) },
+    ]);
+    const user = userEvent.setup();
+    await upload();
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    await user.click(await screen.findByRole('button', { name: 'Continuer' }));
+    await user.click(screen.getByRole('button', { name: 'Importer' }));
+    expect(await screen.findByText('Import en cours… 40 %')).toBeInTheDocument();
+    expect(snackbar.getCurrent()).toMatchObject({ type: 'loading', title: 'Import en cours', progress: 40 });
+    expect(await screen.findByText('Import terminé.')).toBeInTheDocument();
+    expect(snackbar.getCurrent()).toBeNull();
   });
 
   it('tells why a file is refused, and lets another one be chosen', async () => {

@@ -23,6 +23,7 @@ import { useTheme } from '@mui/material/styles';
 import { todayIso, type ImportCounts, type ImportEntity, type ImportMapping, type ImportMode, type ImportPreview, type ImportRevert, type ImportSummary, type ImportValidation } from '@flotte/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { snackbar } from '../../../components/snackbar/snackbar';
 import { formatDateTime } from '../../../lib/format';
 import { invalidateAfterWrite, queryKeys } from '../../../lib/query-keys';
 import { RevertLeftList } from './revert-left-list';
@@ -83,9 +84,19 @@ function FileStep({ entity, onUploaded }: Step1Props) {
     setError(null);
     setFileName(file.name);
     setPercent(0);
-    uploadImportFile(entity, file, setPercent).then(
-      (preview) => onUploaded(preview, file),
+    // The app's loading snackbar follows the upload too, as every long action does.
+    let shown = snackbar.show({ type: 'loading', title: 'Envoi du fichier', description: file.name, progress: 0 });
+    const progress = (value: number) => {
+      setPercent(value);
+      shown = snackbar.show({ type: 'loading', title: value < 100 ? 'Envoi du fichier' : 'Lecture du fichier', description: file.name, progress: value });
+    };
+    uploadImportFile(entity, file, progress).then(
+      (preview) => {
+        snackbar.hide(shown);
+        onUploaded(preview, file);
+      },
       (reason: unknown) => {
+        snackbar.hide(shown);
         setPercent(null);
         setError(reason instanceof Error ? reason.message : "Le fichier n'a pas pu être lu.");
       },
@@ -550,20 +561,28 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
       const selection = validation.compare
         ? { new: [...choice.new], changed: [...choice.changed], exits: [...choice.exits].map(([uuid, exitDate]) => ({ uuid, exitDate })) }
         : undefined;
-      const result = await commitImport(preview.importId, { mapping, ...(entity === 'vehicule' ? { mode } : {}), ...(selection ? { selection } : {}) });
+      let shown = snackbar.show({ type: 'loading', title: 'Import en cours', description: preview.fileName, progress: 0 });
+      const result = await commitImport(preview.importId, { mapping, ...(entity === 'vehicule' ? { mode } : {}), ...(selection ? { selection } : {}) }).finally(() =>
+        snackbar.hide(shown),
+      );
       let counts: ImportCounts = result;
       let summary: ImportSummary | null;
       if (result.status === 'queued' || result.status === 'running') {
-        // A long import runs in the background: follow it until it is done.
-        for (;;) {
-          await wait(1000);
-          summary = await getImport(preview.importId);
-          setBusy(`Import en cours… ${summary.percent} %`);
-          if (summary.status === 'failed') throw new Error(summary.error ?? "L'import a échoué ; rien n'a été enregistré.");
-          if (summary.status === 'committed' && summary.counts) {
-            counts = summary.counts;
-            break;
+        // A long import runs in the background: follow it until it is done, its percent in the snackbar.
+        try {
+          for (;;) {
+            await wait(1000);
+            summary = await getImport(preview.importId);
+            setBusy(`Import en cours… ${summary.percent} %`);
+            shown = snackbar.show({ type: 'loading', title: 'Import en cours', description: `${summary.percent} %`, progress: summary.percent });
+            if (summary.status === 'failed') throw new Error(summary.error ?? "L'import a échoué ; rien n'a été enregistré.");
+            if (summary.status === 'committed' && summary.counts) {
+              counts = summary.counts;
+              break;
+            }
           }
+        } finally {
+          snackbar.hide(shown);
         }
       } else {
         // Until when it may be undone, by the server's clock (done: a failed read only leaves the date out).
