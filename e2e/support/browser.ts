@@ -119,8 +119,19 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** No serious or critical accessibility violation on the current page. */
+/**
+ * No serious or critical accessibility violation on the current page, read once its transitions
+ * have ended: a dialog still fading in has the contrast of half its opacity (a false failure on a
+ * loaded machine). Endless animations (progress bars, skeletons) are not waited for.
+ */
 export async function expectAccessible(page: Page) {
+  await page
+    .waitForFunction(
+      () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+      undefined,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined); // still moving after 5 s: analysed as it is, the check decides
   const results = await new AxeBuilder({ page }).analyze();
   const blocking = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
