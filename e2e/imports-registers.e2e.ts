@@ -237,7 +237,12 @@ describe('importing into each register', () => {
     const exit = missing.getByRole('checkbox', { name: `Sortie de ${leaving} — Peugeot Partner${word}` });
     expect(await exit.isChecked()).toBe(false);
     await exit.check();
-    await missing.getByLabel('Date de sortie').fill('2025-06-30');
+    // The app's French date field: the day, then the month and the year, as a French user types them.
+    await missing.getByLabel('Date de sortie').first().hover(); // fetches the picker if it is not there yet
+    const day = missing.getByRole('spinbutton', { name: 'Jour' });
+    await day.click();
+    await page.keyboard.type('30062025');
+    await expect.poll(() => missing.innerText()).toMatch(/30\s*\/\s*06\s*\/\s*2025/);
     await expectAccessible(page);
     await bothWidths(page, 'import-compare-confirm');
 

@@ -278,7 +278,10 @@ describe('ImportDialog', () => {
     expect(screen.getByText('Modèle : Expert → Partner')).toBeInTheDocument();
     await user.click(screen.getByRole('checkbox', { name: 'AB-123-CD — Renault Kangoo' }));
     await user.click(screen.getByRole('checkbox', { name: 'Sortie de GH-789-IJ — Ford Transit' }));
-    fireEvent.change(screen.getByLabelText('Date de sortie'), { target: { value: '2026-11-20' } });
+    // The app's French date field (JJ/MM/AAAA), fetched at the first focus.
+    fireEvent.focus(screen.getByLabelText('Date de sortie'));
+    const day = await screen.findByRole('spinbutton', { name: 'Jour' });
+    await user.type(day, '20112026');
     await user.click(screen.getByRole('button', { name: 'Importer' }));
     await screen.findByText('Import terminé.');
     expect(screen.getByText('1 véhicule sorti de la flotte')).toBeInTheDocument();

@@ -23,6 +23,7 @@ import { useTheme } from '@mui/material/styles';
 import { todayIso, type ImportCounts, type ImportEntity, type ImportMapping, type ImportMode, type ImportPreview, type ImportRevert, type ImportSummary, type ImportValidation } from '@flotte/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { LazyDateField } from '../../../components/lazy-date-field';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { formatDateTime } from '../../../lib/format';
 import { invalidateAfterWrite, queryKeys } from '../../../lib/query-keys';
@@ -430,15 +431,16 @@ function ConfirmStep({ entity, validation, choice, onChoice }: { entity: ImportE
                 label={`Sortie de ${vehiculeLine(vehicule)}`}
               />
               {exitDate !== undefined && (
-                <TextField
-                  type="date"
-                  size="small"
-                  label="Date de sortie"
-                  value={exitDate}
-                  onChange={(event) => onChoice({ ...choice, exits: new Map(choice.exits).set(uuid, event.target.value) })}
-                  slotProps={{ inputLabel: { shrink: true } }}
-                  sx={{ width: 180 }}
-                />
+                <Box sx={{ width: 200, mt: 0.5 }}>
+                  {/* The app's French date field (JJ/MM/AAAA), not the browser's, whose order follows its own language. */}
+                  <LazyDateField
+                    size="small"
+                    label="Date de sortie"
+                    value={exitDate}
+                    clearable={false}
+                    onChange={(value) => onChoice({ ...choice, exits: new Map(choice.exits).set(uuid, value ?? '') })}
+                  />
+                </Box>
               )}
             </Box>
           );
