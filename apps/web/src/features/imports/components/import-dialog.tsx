@@ -635,7 +635,7 @@ export function ImportDialog({ entity, open, onClose }: ImportDialogProps) {
     body = <CheckStep validation={validation} onDownload={downloadErrors} busy={busy !== null} />;
     actions = (
       <>
-        <Button onClick={() => setStep(1)}>Retour aux colonnes</Button>
+        <Button onClick={() => setStep(1)}>Retour</Button>
         <Button variant="contained" onClick={() => setStep(3)} disabled={validation.valid === 0}>
           Continuer
         </Button>
