@@ -123,6 +123,15 @@ describe('CSV files', () => {
     expect(await refusal(Buffer.alloc(IMPORT_LIMITS.maxBytes + 1, 'a'))).toEqual({ status: 413, message: MESSAGES.tooLarge });
   });
 
+  it('refuses a text in an encoding it cannot read (UTF-16 big-endian, UTF-16 without its mark) in French, and reads Excel’s UTF-16', async () => {
+    const text = 'Nom;Prénom;Téléphone\r\nÉcuyer;Élodie;06 12 34 56 78\r\n';
+    const bigEndian = Buffer.from(text, 'utf16le').swap16();
+    expect(await refusal(Buffer.concat([Buffer.from([0xfe, 0xff]), bigEndian]))).toEqual({ status: 400, message: MESSAGES.notSpreadsheet });
+    expect(await refusal(Buffer.from(text, 'utf16le'))).toEqual({ status: 400, message: MESSAGES.notSpreadsheet });
+    const excel = await readSpreadsheet(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    expect(excel).toMatchObject({ format: 'csv', encoding: 'utf-16le', headers: ['Nom', 'Prénom', 'Téléphone'] });
+  });
+
   it('refuses 100 001 rows and accepts 100 000', async () => {
     const make = (n: number) => Buffer.from(`Immat.;Marque;Modèle\r\n${Array.from({ length: n }, (_, i) => `AA-${String(i % 1000).padStart(3, '0')}-BB;Renault;Clio\r\n`).join('')}`);
     expect(await refusal(make(100_001))).toEqual({ status: 400, message: MESSAGES.tooManyRows });
