@@ -69,18 +69,21 @@ export function activeDrivers(tx: ReadTx) {
     .where(isNull(drivers.archivedAt));
 }
 
+/** What an import reads of a vehicle: its plate, what the file may change, its movements' dates. */
+const VEHICLE_FIELDS = {
+  uuid: vehicules.uuid,
+  immatriculation: vehicules.immatriculation,
+  brand: vehicules.brand,
+  model: vehicules.model,
+  type: vehicules.type,
+  circulationDate: vehicules.circulationDate,
+  entryDate: vehicules.entryDate,
+  exitDate: vehicules.exitDate,
+};
+
 export function activeVehicules(tx: ReadTx) {
   return tx
-    .select({
-      uuid: vehicules.uuid,
-      immatriculation: vehicules.immatriculation,
-      brand: vehicules.brand,
-      model: vehicules.model,
-      type: vehicules.type,
-      circulationDate: vehicules.circulationDate,
-      entryDate: vehicules.entryDate,
-      exitDate: vehicules.exitDate,
-    })
+    .select(VEHICLE_FIELDS)
     .from(vehicules)
     .where(and(isNull(vehicules.archivedAt), isNotNull(vehicules.immatriculation)));
 }
@@ -241,20 +244,9 @@ export async function currentStamps(tx: ReadTx, entity: ImportEntityName, uuids:
 
 /** Vehicles by uuid, as fleet movements read them (a revert tells the intermediary what it undoes). */
 export async function vehiculesByUuid(tx: ReadTx, uuids: string[]) {
-  const out = new Map<string, { immatriculation: string | null; brand: string | null; model: string | null; type: string | null; entryDate: string | null; exitDate: string | null }>();
+  const out = new Map<string, Omit<Awaited<ReturnType<typeof activeVehicules>>[number], 'uuid'>>();
   for (let i = 0; i < uuids.length; i += CHUNK) {
-    const rows = await tx
-      .select({
-        uuid: vehicules.uuid,
-        immatriculation: vehicules.immatriculation,
-        brand: vehicules.brand,
-        model: vehicules.model,
-        type: vehicules.type,
-        entryDate: vehicules.entryDate,
-        exitDate: vehicules.exitDate,
-      })
-      .from(vehicules)
-      .where(inArray(vehicules.uuid, uuids.slice(i, i + CHUNK)));
+    const rows = await tx.select(VEHICLE_FIELDS).from(vehicules).where(inArray(vehicules.uuid, uuids.slice(i, i + CHUNK)));
     for (const { uuid, ...vehicle } of rows) out.set(uuid, vehicle);
   }
   return out;

@@ -593,10 +593,13 @@ export async function revert(db: Database, ctx: AuthContext, importId: string, n
     if (row.entity === 'vehicule' && notifier) {
       const vehicles = await repo.vehiculesByUuid(tx, [...toDelete, ...putBack.map((p) => p.uuid)]);
       const undone = [
-        ...toDelete.flatMap((uuid) => (vehicles.has(uuid) ? fleetMovements(null, vehicles.get(uuid) as never) : [])),
+        ...toDelete.flatMap((uuid) => {
+          const created = vehicles.get(uuid);
+          return created ? fleetMovements(null, created) : [];
+        }),
         ...putBack.flatMap(({ uuid, set }) => {
           const now = vehicles.get(uuid);
-          return now ? fleetMovements({ ...now, ...set } as never, now as never) : [];
+          return now ? fleetMovements({ ...now, ...(set as Partial<typeof now>) }, now) : [];
         }),
       ];
       await notifyFleetMovements(tx, ctx, notifier, undone, { cancelled: true });
