@@ -583,6 +583,12 @@ const etags = new WeakMap<object, string>();
 export function etagOfPage(page: object): string | undefined {
   return etags.get(page);
 }
+/** A page completed by its service (a record's files): a copy served under the page's ETag. */
+export function samePage<P extends object>(page: object, copy: P): P {
+  const etag = etags.get(page);
+  if (etag) etags.set(copy, etag);
+  return copy;
+}
 
 /**
  * One page of a list for the organization, each row made into the API's item by `toItem`: the

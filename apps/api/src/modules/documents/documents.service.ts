@@ -11,11 +11,14 @@ import {
   type UpdateDocumentBody,
 } from '@flotte/contract';
 import type { Database } from '../../db/client.js';
+import { samePage } from '../../db/list-kit.js';
 import { readTenant, type ReadTx, withTenant, type WriteTx } from '../../db/scope.js';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
 import { commit, discard, openStoredFile, recordStoredFile, stage, type StagedFile } from '../../platform/storage/files.js';
 import type { ByteRange, ObjectStorage, StoredObject } from '../../platform/storage/storage.js';
+import * as attachments from './attachments.repository.js';
+import type { EntityRef } from './attachments.repository.js';
 import * as repo from './documents.repository.js';
 import { type AcceptedType, ACCEPTED_TYPES_TEXT, detectType, HEAD_BYTES, isPreviewable, nameForMediaType, nameForType, readHead } from './file-types.js';
 
@@ -83,7 +86,7 @@ async function freeName(tx: WriteTx, parentUuid: string | null, name: string, ta
   }
 }
 
-async function loadItems(tx: WriteTx, uuids: string[]): Promise<DocumentItem[]> {
+async function loadItems(tx: ReadTx, uuids: string[]): Promise<DocumentItem[]> {
   const items = await repo.findManyWithAuthor(tx, uuids);
   const byUuid = new Map(items.map((item) => [item.row.uuid, toDocument(item)]));
   return uuids.map((uuid) => byUuid.get(uuid)!);
@@ -156,6 +159,9 @@ export class UnsupportedTypeError extends AppError {
   }
 }
 
+/** Where an upload goes: a folder of the GED (the root without parent), or a driver's, vehicle's or claim's automatic folder. */
+export type UploadTarget = { parentUuid: string | null } | { entity: EntityRef };
+
 type StagedUpload = { file: StagedFile; name: string; type: AcceptedType };
 
 /**
@@ -164,10 +170,13 @@ type StagedUpload = { file: StagedFile; name: string; type: AcceptedType };
  * Any refusal discards every staged file: a refused upload leaves nothing, on disk, in S3 or in
  * the database.
  */
-export async function startUpload(deps: DocumentDeps, ctx: AuthContext, parentUuid: string | null) {
+export async function startUpload(deps: DocumentDeps, ctx: AuthContext, target: UploadTarget) {
   const organizationUuid = requireOrganization(ctx);
+  const entity = 'entity' in target ? target.entity : null;
+  const folderUuid = 'parentUuid' in target ? target.parentUuid : null;
   const used = await readTenant(deps.db, organizationUuid, async (tx) => {
-    if (parentUuid) await requireFolder(tx, parentUuid);
+    if (entity) await requireEntity(tx, entity);
+    else if (folderUuid) await requireFolder(tx, folderUuid);
     return repo.usedBytes(tx);
   });
   if (used >= deps.limits.quotaBytes) throw new PayloadTooLargeError(quotaMessage(deps.limits));
@@ -211,7 +220,8 @@ export async function startUpload(deps: DocumentDeps, ctx: AuthContext, parentUu
       try {
         items = await withTenant(deps.db, organizationUuid, async (tx) => {
           await repo.lockTree(tx, organizationUuid);
-          if (parentUuid) await requireFolder(tx, parentUuid);
+          const parentUuid = entity ? await entityFolder(tx, organizationUuid, entity, ctx.userUuid) : folderUuid;
+          if (!entity && parentUuid) await requireFolder(tx, parentUuid);
           if ((await repo.usedBytes(tx)) + stagedBytes > deps.limits.quotaBytes) throw new PayloadTooLargeError(quotaMessage(deps.limits));
           const uuids: string[] = [];
           const names = new Set<string>();
@@ -228,6 +238,8 @@ export async function startUpload(deps: DocumentDeps, ctx: AuthContext, parentUu
               sizeBytes: upload.file.size,
               mediaType: upload.type.mime,
               authorUuid: ctx.userUuid,
+              entityType: entity?.type,
+              entityUuid: entity?.uuid,
             });
             uuids.push(row.uuid);
           }
@@ -245,6 +257,94 @@ export async function startUpload(deps: DocumentDeps, ctx: AuthContext, parentUu
     },
 
     discardAll,
+  };
+}
+
+// ---------------------------------------------------------------- attachments (drivers, vehicles, claims)
+
+/** The entity of the organization, or 404 (another organization's is not visible). */
+async function requireEntity(tx: ReadTx, entity: EntityRef): Promise<string> {
+  const name = await attachments.entityFolderName(tx, entity);
+  if (name === null) throw new NotFoundError(attachments.ENTITY_NOT_FOUND[entity.type]);
+  return name;
+}
+
+/**
+ * The entity's automatic folder (« Sinistres/<référence> »…), created with its parent on the first
+ * attachment. The caller holds the tree's lock: two first uploads cannot both create it. The folder
+ * carries the entity's link, so it is found again once renamed or moved; a homonym gets « (2) ».
+ */
+async function entityFolder(tx: WriteTx, organizationUuid: string, entity: EntityRef, authorUuid: string | null): Promise<string> {
+  const name = await requireEntity(tx, entity);
+  const existing = await attachments.findEntityFolder(tx, entity);
+  if (existing) return existing;
+  const rootName = attachments.ENTITY_ROOT_FOLDER[entity.type];
+  let root = await attachments.findRootFolder(tx, rootName);
+  root ??= (await repo.insertDocument(tx, { organizationUuid, parentUuid: null, kind: 'folder', name: await freeName(tx, null, rootName), authorUuid })).uuid;
+  const folder = await repo.insertDocument(tx, {
+    organizationUuid,
+    parentUuid: root,
+    kind: 'folder',
+    name: await freeName(tx, root, name),
+    authorUuid,
+    entityType: entity.type,
+    entityUuid: entity.uuid,
+  });
+  return folder.uuid;
+}
+
+/** The entity's files (live), by name. */
+export async function entityDocuments(db: Database, ctx: AuthContext, entity: EntityRef): Promise<DocumentItem[]> {
+  const organizationUuid = requireOrganization(ctx);
+  return readTenant(db, organizationUuid, async (tx) => {
+    await requireEntity(tx, entity);
+    return loadItems(tx, await attachments.entityFileUuids(tx, entity));
+  });
+}
+
+/** Takes a file off its entity: to the trash, as a deletion in the GED (restorable 30 days). */
+export async function detach(db: Database, ctx: AuthContext, entity: EntityRef, documentUuid: string): Promise<void> {
+  const organizationUuid = requireOrganization(ctx);
+  await withTenant(db, organizationUuid, async (tx) => {
+    await repo.lockTree(tx, organizationUuid);
+    await requireEntity(tx, entity);
+    const row = await repo.findLive(tx, documentUuid);
+    if (!row || row.kind !== 'file' || row.entityType !== entity.type || row.entityUuid !== entity.uuid) throw new NotFoundError(NOT_FOUND);
+    await repo.trashSubtree(tx, documentUuid);
+  });
+}
+
+type WithDocuments = { uuid: string; documents: { uuid: string; name: string }[] };
+
+/** Records with their `documents` (SPEC 3): each one's live files, { uuid, name }, by name. */
+async function withDocuments<T extends WithDocuments>(db: Database, ctx: AuthContext, type: EntityRef['type'], items: T[]): Promise<T[]> {
+  if (items.length === 0) return items;
+  const refs = await readTenant(db, requireOrganization(ctx), (tx) =>
+    attachments.entityFileRefs(
+      tx,
+      type,
+      items.map((item) => item.uuid),
+    ),
+  );
+  return items.map((item) => ({ ...item, documents: refs.get(item.uuid) ?? [] }));
+}
+
+/**
+ * A register's page and record reads with their `documents` filled. A write to a linked document
+ * moves the register's version (migration 0022): a held page or ETag is never stale.
+ */
+export function readsWithDocuments<A extends unknown[], P extends { data: T[] }, T extends WithDocuments, R extends WithDocuments>(
+  type: EntityRef['type'],
+  reads: { list: (db: Database, ctx: AuthContext, ...rest: A) => Promise<P>; getOne: (db: Database, ctx: AuthContext, uuid: string) => Promise<R> },
+) {
+  return {
+    list: async (db: Database, ctx: AuthContext, ...rest: A): Promise<P> => {
+      const page = await reads.list(db, ctx, ...rest);
+      return samePage(page, { ...page, data: await withDocuments(db, ctx, type, page.data) });
+    },
+    getOne: async (db: Database, ctx: AuthContext, uuid: string): Promise<R> => (await withDocuments(db, ctx, type, [await reads.getOne(db, ctx, uuid)]))[0]!,
+    /** A record a write answers with. */
+    one: async (db: Database, ctx: AuthContext, record: R): Promise<R> => (await withDocuments(db, ctx, type, [record]))[0]!,
   };
 }
 

@@ -16,6 +16,7 @@ import { type ReadTx, readTenant, withTenant } from '../../db/scope.js';
 import { BadRequestError, NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
+import { readsWithDocuments } from '../documents/documents.service.js';
 import * as repo from './sinisters.repository.js';
 
 /** A claim's own columns as the list declares them (the import compares claims on them). */
@@ -71,11 +72,13 @@ const register = registerService({
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un sinistre',
 });
-export const { getOne, archive, restore, hardDelete, exportFile } = register;
+export const { archive, restore, hardDelete, exportFile } = register;
+const reads = readsWithDocuments('sinister', register);
+export const { getOne } = reads;
 
 /** A page of claims with the total cost of every claim the query matches (the list's declared sum). */
 export async function list(...args: Parameters<typeof register.list>) {
-  const page = await register.list(...args);
+  const page = await reads.list(...args);
   return page as typeof page & { sums: { totalCost: number } };
 }
 
@@ -173,7 +176,7 @@ export async function update(db: Database, ctx: AuthContext, uuid: string, body:
     return updateRecord(tx, repo.sinisterList, uuid, { ...ownValues(body), ...values, ...(await resolveLinks(tx, body)) });
   });
   if (!row) throw new NotFoundError(NOT_FOUND);
-  return toSinister(row);
+  return reads.one(db, ctx, toSinister(row));
 }
 
 /**

@@ -19,6 +19,7 @@ import { withTenant } from '../../db/scope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
+import { readsWithDocuments } from '../documents/documents.service.js';
 import { type FleetMovement, type FleetNotifier, notifyFleetMovements } from '../insurance-intermediary/insurance-intermediary.service.js';
 import * as repo from './vehicules.repository.js';
 
@@ -93,7 +94,9 @@ const shared = registerService({
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un véhicule',
 });
-export const { list, getOne, hardDelete, exportFile } = shared;
+export const { hardDelete, exportFile } = shared;
+const reads = readsWithDocuments('vehicule', shared);
+export const { list, getOne } = reads;
 
 export function toVehiculeChoice(row: repo.VehiculeChoiceRow): VehiculeChoice {
   // The choice list holds no draft: every vehicle in it has its plate.
@@ -190,7 +193,7 @@ export async function update(db: Database, ctx: AuthContext, uuid: string, body:
     }),
   );
   if (!row) throw new NotFoundError(NOT_FOUND);
-  return toVehicule(row);
+  return reads.one(db, ctx, toVehicule(row));
 }
 
 /**
