@@ -67,14 +67,15 @@ export async function findRootFolder(tx: ReadTx, name: string): Promise<string |
   return row?.uuid ?? null;
 }
 
-/** The entity's live files, in French reading order of their names. */
-export async function entityFileUuids(tx: ReadTx, entity: EntityRef): Promise<string[]> {
+/** The entity's live files, in French reading order of their names, with their stored objects' keys. */
+export async function entityFileRows(tx: ReadTx, entity: EntityRef) {
   const rows = await tx
-    .select({ uuid: documents.uuid })
+    .select({ uuid: documents.uuid, name: documents.name, fileKey: documents.fileKey, size: documents.sizeBytes })
     .from(documents)
     .where(and(linkedTo(entity), eq(documents.kind, 'file')))
     .orderBy(asc(documents.nameKey), asc(documents.uuid));
-  return rows.map((row) => row.uuid);
+  // A file's row always has its key and size (documents_file_fields).
+  return rows.map((row) => ({ uuid: row.uuid, name: row.name, fileKey: row.fileKey!, size: row.size! }));
 }
 
 /** Live files of several entities of one type, as a record's `documents` ({ uuid, name }). */

@@ -298,7 +298,16 @@ export async function entityDocuments(db: Database, ctx: AuthContext, entity: En
   const organizationUuid = requireOrganization(ctx);
   return readTenant(db, organizationUuid, async (tx) => {
     await requireEntity(tx, entity);
-    return loadItems(tx, await attachments.entityFileUuids(tx, entity));
+    return loadItems(tx, (await attachments.entityFileRows(tx, entity)).map((file) => file.uuid));
+  });
+}
+
+/** The entity's live files with their stored objects' keys, by name: what the claim pack zips. */
+export async function entityFiles(db: Database, ctx: AuthContext, entity: EntityRef) {
+  const organizationUuid = requireOrganization(ctx);
+  return readTenant(db, organizationUuid, async (tx) => {
+    await requireEntity(tx, entity);
+    return attachments.entityFileRows(tx, entity);
   });
 }
 
