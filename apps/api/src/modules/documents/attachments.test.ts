@@ -6,22 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents } from '../../db/schema/documents.js';
 import { withTenant } from '../../db/scope.js';
 import { createDrivers, createOrganization, createSinisters, createUser, createVehicules, linkUser } from '../../seed/factories.js';
+import { type MultipartPart, multipartFiles } from '../../../test/multipart.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const EXE = Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff', 'latin1'), Buffer.alloc(300)]);
 
-type Part = { name: string; content: Buffer };
-function multipart(parts: Part[]) {
-  const boundary = '----flotte' + Math.random().toString(16).slice(2);
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${part.name}"\r\nContent-Type: application/pdf\r\n\r\n`), part.content, Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+type Part = MultipartPart;
 
 type Doc = { uuid: string; kind: string; folderName: string | null; parent: string | null; media: { name: string } | null };
 
@@ -67,7 +59,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const attach = (token: string, url: string, parts: Part[]) => t.as(token, { method: 'POST', url: `${url}/documents`, ...multipart(parts) });
+const attach = (token: string, url: string, parts: Part[]) => t.as(token, { method: 'POST', url: `${url}/documents`, ...multipartFiles(parts) });
 const listed = (token: string, url: string) => t.as(token, { method: 'GET', url: `${url}/documents` });
 const ged = async (query: string) => (await t.as(member, { method: 'GET', url: `/api/document/ged/paginated?${query}` })).json<{ data: Doc[] }>().data;
 const names = (docs: Doc[]) => docs.map((d) => d.folderName ?? d.media?.name);

@@ -5,20 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { createDrivers, createOrganization, createSinisters, createUser, createVehicules, linkUser } from '../../seed/factories.js';
 import { pdfText, spaced } from '../../../test/pdf-text.js';
+import { multipartFiles } from '../../../test/multipart.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
-function multipart(parts: { name: string; content: Buffer }[]) {
-  const boundary = '----flotte' + Math.random().toString(16).slice(2);
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${part.name}"\r\nContent-Type: application/pdf\r\n\r\n`), part.content, Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 /** Every entry of a ZIP: its name and its bytes. */
 function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
@@ -74,7 +66,7 @@ beforeAll(async () => {
   const attached = await t.as(member, {
     method: 'POST',
     url: `/api/sinister/${claim}/documents`,
-    ...multipart([
+    ...multipartFiles([
       { name: 'constat amiable.pdf', content: PDF },
       { name: 'photo été.png', content: PNG },
     ]),
@@ -129,7 +121,7 @@ describe('the claim pack (issue 14)', () => {
   it('leaves out a file taken off the claim', async () => {
     const files = (await t.as(member, { method: 'GET', url: `/api/sinister/${bare}/documents` })).json<{ data: unknown[] }>().data;
     expect(files).toEqual([]);
-    const added = await t.as(member, { method: 'POST', url: `/api/sinister/${bare}/documents`, ...multipart([{ name: 'devis.pdf', content: PDF }]) });
+    const added = await t.as(member, { method: 'POST', url: `/api/sinister/${bare}/documents`, ...multipartFiles([{ name: 'devis.pdf', content: PDF }]) });
     const [devis] = added.json<{ data: { uuid: string }[] }>().data;
     expect((await t.as(member, { method: 'DELETE', url: `/api/sinister/${bare}/documents/${devis!.uuid}` })).statusCode).toBe(204);
     expect([...(await unzip((await pack(member, bare)).rawPayload)).keys()]).toEqual(['Résumé du sinistre.pdf']);
