@@ -183,6 +183,26 @@ describe('attachments of drivers, vehicles and claims (issue 14)', () => {
     expect(response.statusCode).toBe(401);
   });
 
+  it('fills `documents` in the answers of an edit, an archive and a restore, for each register', async () => {
+    const [file] = await attached(`/api/driver/${homonym}`, [{ name: 'carte vitale.pdf', content: PDF }]);
+    for (const [url, patch] of [
+      [`/api/driver/${homonym}`, { phone: null }],
+      [`/api/vehicule/${vehicule}`, { brand: 'Renault' }],
+      [`/api/sinister/${claim}`, { city: 'Tours' }],
+    ] as const) {
+      const edited = await t.as(member, { method: 'PATCH', url, payload: patch });
+      expect(edited.statusCode, edited.body).toBe(200);
+      const archived = await t.as(member, { method: 'DELETE', url });
+      expect(archived.statusCode, archived.body).toBe(200);
+      const uuid = url.split('/').pop()!;
+      const restored = await t.as(member, { method: 'POST', url: `${url.slice(0, url.lastIndexOf('/'))}/restore/${uuid}` });
+      expect(restored.statusCode, restored.body).toBe(200);
+      for (const response of [edited, archived, restored]) expect(response.json<{ documents: unknown[] }>().documents.length, url).toBeGreaterThan(0);
+    }
+    const driverAnswer = (await t.as(member, { method: 'GET', url: `/api/driver/${homonym}` })).json<{ documents: { uuid: string }[] }>();
+    expect(driverAnswer.documents.map((d) => d.uuid)).toContain(file!.uuid);
+  });
+
   it('moves the register’s version on an attachment: a held page’s ETag no longer matches', async () => {
     const first = await t.as(member, { method: 'GET', url: '/api/driver?page=1&limit=10' });
     const etag = first.headers.etag as string;

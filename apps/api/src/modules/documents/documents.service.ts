@@ -354,6 +354,11 @@ export function readsWithDocuments<A extends unknown[], P extends { data: T[] },
     getOne: async (db: Database, ctx: AuthContext, uuid: string): Promise<R> => (await withDocuments(db, ctx, type, [await reads.getOne(db, ctx, uuid)]))[0]!,
     /** A record a write answers with. */
     one: async (db: Database, ctx: AuthContext, record: R): Promise<R> => (await withDocuments(db, ctx, type, [record]))[0]!,
+    /** A write answering with a record (archive, restore), its answer filled. */
+    record:
+      <B extends unknown[]>(write: (db: Database, ctx: AuthContext, ...rest: B) => Promise<R>) =>
+      async (db: Database, ctx: AuthContext, ...rest: B): Promise<R> =>
+        (await withDocuments(db, ctx, type, [await write(db, ctx, ...rest)]))[0]!,
   };
 }
 

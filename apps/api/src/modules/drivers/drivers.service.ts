@@ -33,9 +33,11 @@ const register = registerService({
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un conducteur',
 });
-export const { archive, restore, hardDelete, exportFile } = register;
+export const { hardDelete, exportFile } = register;
 const reads = readsWithDocuments('driver', register);
 export const { list, getOne } = reads;
+export const archive = reads.record(register.archive);
+export const restore = reads.record(register.restore);
 
 export function toDriverChoice(row: DriverChoiceRow): DriverChoice {
   return { uuid: row.uuid, firstName: row.firstName, lastName: row.lastName, phone: row.phone };

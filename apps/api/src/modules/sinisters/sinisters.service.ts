@@ -72,9 +72,11 @@ const register = registerService({
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un sinistre',
 });
-export const { archive, restore, hardDelete, exportFile } = register;
+export const { hardDelete, exportFile } = register;
 const reads = readsWithDocuments('sinister', register);
 export const { getOne } = reads;
+export const archive = reads.record(register.archive);
+export const restore = reads.record(register.restore);
 
 /** A page of claims with the total cost of every claim the query matches (the list's declared sum). */
 export async function list(...args: Parameters<typeof register.list>) {

@@ -212,7 +212,7 @@ export async function archive(db: Database, ctx: AuthContext, uuid: string, quer
     return updateRecord(tx, repo.vehiculeList, uuid, { exitDate, archivedAt: new Date() });
   });
   if (!row) throw new NotFoundError(NOT_FOUND);
-  return toVehicule(row);
+  return reads.one(db, ctx, toVehicule(row));
 }
 
 /**
@@ -234,7 +234,7 @@ export async function restore(db: Database, ctx: AuthContext, uuid: string) {
     }),
   );
   if (!row) throw new NotFoundError(NOT_FOUND);
-  return toVehicule(row);
+  return reads.one(db, ctx, toVehicule(row));
 }
 
 /** Bulk category change over the list's filters (drafts excluded); answers how many changed. */
