@@ -214,5 +214,12 @@ describe('attachments of drivers, vehicles and claims (issue 14)', () => {
     expect(changed.statusCode).toBe(200);
     const row = changed.json<{ data: { uuid: string; documents: { name: string }[] }[] }>().data.find((r) => r.uuid === driver)!;
     expect(row.documents.map((d) => d.name)).toContain('visite médicale.pdf');
+
+    // The page cache too: a page held before a file is taken off is not served after.
+    const held = (await t.as(member, { method: 'GET', url: '/api/driver?page=1&limit=10' })).json<{ data: { uuid: string; documents: { uuid: string; name: string }[] }[] }>();
+    const visite = held.data.find((r) => r.uuid === driver)!.documents.find((d) => d.name === 'visite médicale.pdf')!;
+    expect((await t.as(member, { method: 'DELETE', url: `/api/driver/${driver}/documents/${visite.uuid}` })).statusCode).toBe(204);
+    const after = (await t.as(member, { method: 'GET', url: '/api/driver?page=1&limit=10' })).json<{ data: { uuid: string; documents: { name: string }[] }[] }>();
+    expect(after.data.find((r) => r.uuid === driver)!.documents.map((d) => d.name)).not.toContain('visite médicale.pdf');
   });
 });

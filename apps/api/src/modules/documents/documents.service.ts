@@ -11,7 +11,6 @@ import {
   type UpdateDocumentBody,
 } from '@flotte/contract';
 import type { Database } from '../../db/client.js';
-import { samePage } from '../../db/list-kit.js';
 import { readTenant, type ReadTx, withTenant, type WriteTx } from '../../db/scope.js';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
@@ -325,40 +324,39 @@ export async function detach(db: Database, ctx: AuthContext, entity: EntityRef, 
 
 type WithDocuments = { uuid: string; documents: { uuid: string; name: string }[] };
 
-/** Records with their `documents` (SPEC 3): each one's live files, { uuid, name }, by name. */
-async function withDocuments<T extends WithDocuments>(db: Database, ctx: AuthContext, type: EntityRef['type'], items: T[]): Promise<T[]> {
+/** Records with their `documents` (SPEC 3): each one's live files, { uuid, name }, by name; one query. */
+async function fillDocuments<T extends WithDocuments>(tx: ReadTx, type: EntityRef['type'], items: T[]): Promise<T[]> {
   if (items.length === 0) return items;
-  const refs = await readTenant(db, requireOrganization(ctx), (tx) =>
-    attachments.entityFileRefs(
-      tx,
-      type,
-      items.map((item) => item.uuid),
-    ),
+  const refs = await attachments.entityFileRefs(
+    tx,
+    type,
+    items.map((item) => item.uuid),
   );
   return items.map((item) => ({ ...item, documents: refs.get(item.uuid) ?? [] }));
 }
 
 /**
- * A register's page and record reads with their `documents` filled. A write to a linked document
- * moves the register's version (migration 0022): a held page or ETag is never stale.
+ * A register's pages with their records' `documents`, read in the page's transaction and kept
+ * with it: a write to a linked document moves the register's version (migration 0022), so a held
+ * page or an ETag is never stale.
  */
-export function readsWithDocuments<A extends unknown[], P extends { data: T[] }, T extends WithDocuments, R extends WithDocuments>(
-  type: EntityRef['type'],
-  reads: { list: (db: Database, ctx: AuthContext, ...rest: A) => Promise<P>; getOne: (db: Database, ctx: AuthContext, uuid: string) => Promise<R> },
-) {
+export const completeWithDocuments =
+  (type: EntityRef['type']) =>
+  <T extends WithDocuments>(tx: ReadTx, items: T[]): Promise<T[]> =>
+    fillDocuments(tx, type, items);
+
+/** A register's record reads and write answers with their `documents` filled. */
+export function recordsWithDocuments<R extends WithDocuments>(type: EntityRef['type'], getOne: (db: Database, ctx: AuthContext, uuid: string) => Promise<R>) {
+  const one = async (db: Database, ctx: AuthContext, record: R): Promise<R> => (await readTenant(db, requireOrganization(ctx), (tx) => fillDocuments(tx, type, [record])))[0]!;
   return {
-    list: async (db: Database, ctx: AuthContext, ...rest: A): Promise<P> => {
-      const page = await reads.list(db, ctx, ...rest);
-      return samePage(page, { ...page, data: await withDocuments(db, ctx, type, page.data) });
-    },
-    getOne: async (db: Database, ctx: AuthContext, uuid: string): Promise<R> => (await withDocuments(db, ctx, type, [await reads.getOne(db, ctx, uuid)]))[0]!,
+    getOne: async (db: Database, ctx: AuthContext, uuid: string): Promise<R> => one(db, ctx, await getOne(db, ctx, uuid)),
     /** A record a write answers with. */
-    one: async (db: Database, ctx: AuthContext, record: R): Promise<R> => (await withDocuments(db, ctx, type, [record]))[0]!,
+    one,
     /** A write answering with a record (archive, restore), its answer filled. */
     record:
       <B extends unknown[]>(write: (db: Database, ctx: AuthContext, ...rest: B) => Promise<R>) =>
       async (db: Database, ctx: AuthContext, ...rest: B): Promise<R> =>
-        (await withDocuments(db, ctx, type, [await write(db, ctx, ...rest)]))[0]!,
+        one(db, ctx, await write(db, ctx, ...rest)),
   };
 }
 

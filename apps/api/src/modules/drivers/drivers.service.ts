@@ -7,7 +7,7 @@ import { withTenant } from '../../db/scope.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
-import { readsWithDocuments } from '../documents/documents.service.js';
+import { completeWithDocuments, recordsWithDocuments } from '../documents/documents.service.js';
 import { type DriverChoiceRow, driverChoiceList, type DriverRow, driverList, findMatching } from './drivers.repository.js';
 
 const NOT_FOUND = 'Conducteur introuvable';
@@ -30,12 +30,13 @@ export function toDriver(row: DriverRow): Driver {
 const register = registerService({
   list: driverList,
   toItem: toDriver,
+  complete: completeWithDocuments('driver'),
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un conducteur',
 });
-export const { hardDelete, exportFile } = register;
-const reads = readsWithDocuments('driver', register);
-export const { list, getOne } = reads;
+export const { list, hardDelete, exportFile } = register;
+const reads = recordsWithDocuments('driver', register.getOne);
+export const { getOne } = reads;
 export const archive = reads.record(register.archive);
 export const restore = reads.record(register.restore);
 

@@ -19,7 +19,7 @@ import { withTenant } from '../../db/scope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
-import { readsWithDocuments } from '../documents/documents.service.js';
+import { completeWithDocuments, recordsWithDocuments } from '../documents/documents.service.js';
 import { type FleetMovement, type FleetNotifier, notifyFleetMovements } from '../insurance-intermediary/insurance-intermediary.service.js';
 import * as repo from './vehicules.repository.js';
 
@@ -91,12 +91,13 @@ async function guardPlate<T>(plate: () => string | null | undefined, work: Promi
 const shared = registerService({
   list: repo.vehiculeList,
   toItem: toVehicule,
+  complete: completeWithDocuments('vehicule'),
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un véhicule',
 });
-export const { hardDelete, exportFile } = shared;
-const reads = readsWithDocuments('vehicule', shared);
-export const { list, getOne } = reads;
+export const { list, hardDelete, exportFile } = shared;
+const reads = recordsWithDocuments('vehicule', shared.getOne);
+export const { getOne } = reads;
 
 export function toVehiculeChoice(row: repo.VehiculeChoiceRow): VehiculeChoice {
   // The choice list holds no draft: every vehicle in it has its plate.
