@@ -94,16 +94,8 @@ describe('the claim pack (issue 14)', () => {
 
     const summary = await pdfText(entries.get('Résumé du sinistre.pdf')!);
     const text = spaced(summary.text);
-    expect(text).toContain('Sinistre REF/2026/12');
-    expect(text).toContain('Transports Alpha');
-    expect(text).toContain('14/03/2026');
-    expect(text).toContain('Orléans');
-    expect(text).toContain('AB-123-CD');
-    expect(text).toContain('Renault Clio');
-    expect(text).toContain('Hélène Lefèvre');
-    expect(text).toContain('Choc arrière à un feu rouge.');
-    expect(text).toContain('constat amiable.pdf');
-    expect(text).toContain('photo été.png');
+    const expected = ['Sinistre REF/2026/12', 'Transports Alpha', '14/03/2026', 'Orléans', 'AB-123-CD', 'Renault Clio', 'Hélène Lefèvre', 'Choc arrière à un feu rouge.', 'constat amiable.pdf', 'photo été.png'];
+    for (const phrase of expected) expect(text, phrase).toContain(phrase);
     expect(text).toMatch(/1\s234,56\s€/);
   });
 
@@ -125,6 +117,14 @@ describe('the claim pack (issue 14)', () => {
     const [devis] = added.json<{ data: { uuid: string }[] }>().data;
     expect((await t.as(member, { method: 'DELETE', url: `/api/sinister/${bare}/documents/${devis!.uuid}` })).statusCode).toBe(204);
     expect([...(await unzip((await pack(member, bare)).rawPayload)).keys()]).toEqual(['Résumé du sinistre.pdf']);
+  });
+
+  it('gives each entry its own name when two attached files share one in different folders of the GED', async () => {
+    const upload = () => t.as(member, { method: 'POST', url: `/api/sinister/${bare}/documents`, ...multipartFiles([{ name: 'plan.pdf', content: PDF }]) });
+    const [moved] = (await upload()).json<{ data: { uuid: string }[] }>().data;
+    expect((await t.as(member, { method: 'PATCH', url: `/api/document/${moved!.uuid}`, payload: { parent: null } })).statusCode).toBe(200);
+    expect((await upload()).json<{ data: { media: { name: string } }[] }>().data[0]!.media.name).toBe('plan.pdf');
+    expect([...(await unzip((await pack(member, bare)).rawPayload)).keys()]).toEqual(['Résumé du sinistre.pdf', 'Pièces jointes/plan.pdf', 'Pièces jointes/plan (2).pdf']);
   });
 
   it('answers 404 for another organization’s claim or an unknown one, 400 for a malformed uuid, 401 without a session', async () => {
