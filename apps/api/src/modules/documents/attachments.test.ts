@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents } from '../../db/schema/documents.js';
+import { organizations } from '../../db/schema/organizations.js';
 import { withTenant } from '../../db/scope.js';
 import { createDrivers, createOrganization, createSinisters, createUser, createVehicules, linkUser } from '../../seed/factories.js';
 import { type MultipartPart, multipartFiles } from '../../../test/multipart.js';
@@ -221,5 +222,12 @@ describe('attachments of drivers, vehicles and claims (issue 14)', () => {
     expect((await t.as(member, { method: 'DELETE', url: `/api/driver/${driver}/documents/${visite.uuid}` })).statusCode).toBe(204);
     const after = (await t.as(member, { method: 'GET', url: '/api/driver?page=1&limit=10' })).json<{ data: { uuid: string; documents: { name: string }[] }[] }>();
     expect(after.data.find((r) => r.uuid === driver)!.documents.map((d) => d.name)).not.toContain('visite médicale.pdf');
+  });
+
+  it('lets an organization with attached documents be deleted (the version trigger skips an organization going)', async () => {
+    const count = async () => (await t.seed((tx) => tx.select({ n: sql<number>`count(*)::int` }).from(documents).where(eq(documents.organizationUuid, orgA))))[0]!.n;
+    expect(await count()).toBeGreaterThan(0);
+    await t.seed((tx) => tx.delete(organizations).where(eq(organizations.uuid, orgA)));
+    expect(await count()).toBe(0);
   });
 });
