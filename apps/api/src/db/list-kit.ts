@@ -585,7 +585,14 @@ export function etagOfPage(page: object): string | undefined {
 }
 
 /**
- * One page of a list for the organization, each row made into the API's item by `toItem`: the
+ * What a register adds to a page's items from other tables (a record's files), read in the page's
+ * transaction and kept with it: whatever it reads must move the register's version when written.
+ */
+export type CompleteItems<Item> = (tx: ReadTx, items: Item[]) => Promise<Item[]>;
+
+/**
+ * One page of a list for the organization, each row made into the API's item by `toItem`
+ * (then `complete`, if given): the
  * page held when the registers it shows have not moved since it was computed, otherwise read
  * afresh (and kept). With `ifNoneMatch` equal to the page's current ETag, throws NotModified
  * after one small statement. A service's `list()` is this one call.
@@ -597,6 +604,7 @@ export async function readPage<Q extends ListQuery, Row, Item>(
   query: Q,
   toItem: (row: Row) => Item,
   options: ReadOptions = {},
+  complete?: CompleteItems<Item>,
 ): Promise<ListPage<Item>> {
   const generic = list as unknown as List<ListQuery, unknown>;
   const key = `${list.name}\u0000${organizationUuid}\u0000${JSON.stringify(query)}`;
@@ -612,8 +620,13 @@ export async function readPage<Q extends ListQuery, Row, Item>(
     limit: query.limit,
     fresh: options.fresh ?? false,
     version: known === undefined ? readCurrentVersion : async () => known,
-    read: () => readTenant(db, organizationUuid, (tx) => readPageResult(tx, list, organizationUuid, query)),
-    build: ({ rows, total, totalIsCapped, counts, sums }): ListPage<Item> => ({ ...toPage(rows.map(toItem), total, query.page, query.limit, totalIsCapped), ...counts, ...(sums && { sums }) }),
+    read: () =>
+      readTenant(db, organizationUuid, async (tx) => {
+        const result = await readPageResult(tx, list, organizationUuid, query);
+        const items = result.rows.map(toItem);
+        return { ...result, items: complete ? await complete(tx, items) : items };
+      }),
+    build: ({ items, total, totalIsCapped, counts, sums }): ListPage<Item> => ({ ...toPage(items, total, query.page, query.limit, totalIsCapped), ...counts, ...(sums && { sums }) }),
   });
   // A page held may be served to several requests at once: its ETag is the same for all of them.
   if (!etags.has(page)) etags.set(page, etagOf(key, version));

@@ -110,20 +110,24 @@ function chartPoints(months: RenewalReportData['monthly']): { byYear: boolean; p
   }
   return { byYear: true, points: [...years.values()] };
 }
-type Column<T> = { title: string; width: number; align?: 'left' | 'right' | 'center'; value: (row: T) => string };
+export type Column<T> = { title: string; width: number; align?: 'left' | 'right' | 'center'; value: (row: T) => string };
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-class ReportWriter {
+/** A report's title and subject (the PDF's properties) and the line at the foot of each page, before its number. */
+export type ReportHeader = { title: string; subject: string; footer: string };
+
+/** The reports' A4 pages (decision 025): footer and page numbers, headings, label/value blocks, figures, tables. */
+export class ReportWriter {
   readonly doc: Doc;
   private pageNumber = 0;
   private layout: 'portrait' | 'landscape' = 'portrait';
 
-  constructor(private readonly data: RenewalReportData) {
+  constructor(private readonly header: ReportHeader) {
     this.doc = new PDFDocument({
       size: 'A4',
       margins: { top: MARGIN, bottom: MARGIN + FOOTER, left: MARGIN, right: MARGIN },
-      info: { Title: `Rapport de sinistralité — ${data.organization}`, Author: 'FlotteAssur', Subject: 'Rapport de sinistralité', Creator: 'FlotteAssur' },
+      info: { Title: header.title, Author: 'FlotteAssur', Subject: header.subject, Creator: 'FlotteAssur' },
       lang: 'fr-FR',
       autoFirstPage: false,
     });
@@ -158,9 +162,7 @@ class ReportWriter {
       .font('Helvetica')
       .fontSize(7.5)
       .fillColor(GREY)
-      .text(
-        `Rapport de sinistralité · ${this.data.organization} · du ${reportDate(this.data.window.startDate)} au ${reportDate(this.data.window.endDate)} · édité le ${reportDate(this.data.issuedOn)}`,
-        MARGIN,
+      .text(this.header.footer, MARGIN,
         doc.page.height - MARGIN,
         { width: this.width - 60, lineBreak: false, ellipsis: true, height: 10 },
       )
@@ -169,6 +171,18 @@ class ReportWriter {
     doc.x = x;
     doc.y = y;
     doc.fillColor(INK);
+  }
+
+  /**
+   * The document as a readable stream. pdfkit writes each page as soon as the next one starts, and
+   * the long tables yield to the event loop, so the client receives the first pages while the last are drawn.
+   */
+  render(draw: (writer: this) => Promise<void>): Readable {
+    draw(this).then(
+      () => this.doc.end(),
+      (error: unknown) => this.doc.destroy(error instanceof Error ? error : new Error(String(error))),
+    );
+    return this.doc;
   }
 
   /** Starts a new page unless `height` points are left on this one. */
@@ -493,15 +507,12 @@ async function draw(w: ReportWriter, data: RenewalReportData) {
   }
 }
 
-/**
- * The report as a readable stream. pdfkit writes each page as soon as the next one starts, and the
- * long tables yield to the event loop, so the client receives the first pages while the last are drawn.
- */
+/** The renewal report as a readable stream (ReportWriter.render). */
 export function renderRenewalReport(data: RenewalReportData): Readable {
-  const writer = new ReportWriter(data);
-  draw(writer, data).then(
-    () => writer.doc.end(),
-    (error: unknown) => writer.doc.destroy(error instanceof Error ? error : new Error(String(error))),
-  );
-  return writer.doc;
+  const writer = new ReportWriter({
+    title: `Rapport de sinistralité — ${data.organization}`,
+    subject: 'Rapport de sinistralité',
+    footer: `Rapport de sinistralité · ${data.organization} · du ${reportDate(data.window.startDate)} au ${reportDate(data.window.endDate)} · édité le ${reportDate(data.issuedOn)}`,
+  });
+  return writer.render((w) => draw(w, data));
 }

@@ -141,3 +141,8 @@ export async function renewalReport(db: Database, ctx: AuthContext, q: dashboard
   const data = await reportData(db, ctx, q, today);
   return { fileName: reportFileName(data), stream: renderRenewalReport(data) };
 }
+
+/** The current organization's title as the reports print it ('' without one): the claim pack's summary too. */
+export async function organizationTitle(db: Database, ctx: AuthContext): Promise<string> {
+  return (await readTenant(db, requireOrganization(ctx), repo.organizationTitle)) ?? '';
+}

@@ -15,12 +15,13 @@ import {
   UploadResultSchema,
   UuidParamsSchema,
 } from '@flotte/contract';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, BadRequestError, PayloadTooLargeError } from '../../errors.js';
 import { errorResponses } from '../../lib/route-schemas.js';
 import { contentDisposition } from '../../lib/spreadsheet-export.js';
+import { ENTITY_ROOT_FOLDER, type EntityType } from './attachments.repository.js';
 import * as service from './documents.service.js';
 
 export type DocumentRoutesOptions = { limits: service.DocumentLimits };
@@ -51,6 +52,14 @@ export function byteRange(header: string | undefined): { start: number; end?: nu
   return { start, end };
 }
 
+/** The registers whose records hold files, as their routes spell them (SPEC 3: their `documents`). */
+const ATTACHABLE: { path: string; type: EntityType; tag: string; label: string }[] = [
+  { path: '/driver', type: 'driver', tag: 'Conducteurs', label: 'd’un conducteur' },
+  { path: '/vehicule', type: 'vehicule', tag: 'Véhicules', label: 'd’un véhicule' },
+  { path: '/sinister', type: 'sinister', tag: 'Sinistres', label: 'd’un sinistre' },
+];
+const AttachmentParamsSchema = UuidParamsSchema.extend({ documentUuid: UuidParamsSchema.shape.uuid });
+
 /** What @fastify/multipart throws, as the API's French errors. */
 function multipartError(error: unknown, limits: service.DocumentLimits): unknown {
   if (error instanceof AppError) return error;
@@ -64,6 +73,69 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   await app.register(multipart, { limits: { fileSize: limits.maxFileBytes + 1, files: MAX_FILES_PER_UPLOAD, fields: 0, parts: MAX_FILES_PER_UPLOAD } });
   const tags = ['Documents'];
   const deps = () => ({ db: app.db, storage: app.storage, limits });
+
+  /** Streams a multipart request's files into an upload session, then records them all (or nothing). */
+  const receive = async (request: FastifyRequest, reply: FastifyReply, target: service.UploadTarget) => {
+    if (!request.isMultipart()) throw new BadRequestError(NO_FILE, [{ path: 'files', message: NO_FILE }]);
+    const upload = await service.startUpload(deps(), request.ctx, target);
+    try {
+      for await (const part of request.files()) {
+        await upload.add({ fileName: part.filename ?? '', stream: part.file });
+      }
+    } catch (error) {
+      await upload.discardAll();
+      throw multipartError(error, limits);
+    }
+    const data = await upload.finish((error) => request.log.error({ err: error }, 'document upload: commit of a stored file failed (the cleanup job finishes it)'));
+    return reply.status(201).send({ data });
+  };
+  const uploadBodyLimit = MAX_FILES_PER_UPLOAD * (limits.maxFileBytes + 64 * 1024);
+
+  // A driver's, vehicle's or claim's files: listed, added (into its automatic folder of the GED), taken off.
+  for (const { path, type, tag, label } of ATTACHABLE) {
+    app.get(
+      `${path}/:uuid/documents`,
+      {
+        schema: {
+          tags: [tag],
+          summary: `Les documents ${label}, par nom`,
+          params: UuidParamsSchema,
+          response: { 200: UploadResultSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => ({ data: await service.entityDocuments(app.db, request.ctx, { type, uuid: request.params.uuid }) }),
+    );
+    app.post(
+      `${path}/:uuid/documents`,
+      {
+        bodyLimit: uploadBodyLimit,
+        schema: {
+          tags: [tag],
+          summary: `Joint un ou plusieurs fichiers (champ multipart « files », ${MAX_FILES_PER_UPLOAD} au plus) ${label}`,
+          description: `Rangés dans la GED sous « ${ENTITY_ROOT_FOLDER[type]}/… », dossier créé au premier envoi. Mêmes règles que /document/upload : type lu dans les octets, taille et espace limités, un fichier refusé annule tout l’envoi.`,
+          consumes: ['multipart/form-data'],
+          params: UuidParamsSchema,
+          response: { 201: UploadResultSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        },
+      },
+      (request, reply) => receive(request, reply, { entity: { type, uuid: request.params.uuid } }),
+    );
+    app.delete(
+      `${path}/:uuid/documents/:documentUuid`,
+      {
+        schema: {
+          tags: [tag],
+          summary: `Retire un document ${label} : il va à la corbeille de la GED (30 jours)`,
+          params: AttachmentParamsSchema,
+          response: { 204: z.null().meta({ description: 'À la corbeille' }), ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await service.detach(app.db, request.ctx, { type, uuid: request.params.uuid }, request.params.documentUuid);
+        return reply.status(204).send(null);
+      },
+    );
+  }
 
   app.post(
     '/document/folder',
@@ -121,7 +193,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
     '/document/upload',
     {
       // Streamed to the storage file by file: the body limit only bounds one request's files.
-      bodyLimit: MAX_FILES_PER_UPLOAD * (limits.maxFileBytes + 64 * 1024),
+      bodyLimit: uploadBodyLimit,
       schema: {
         tags,
         summary: `Dépose un ou plusieurs fichiers (champ multipart « files », ${MAX_FILES_PER_UPLOAD} au plus) dans un dossier (racine sans parent)`,
@@ -132,20 +204,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
         response: { 201: UploadResultSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
       },
     },
-    async (request, reply) => {
-      if (!request.isMultipart()) throw new BadRequestError(NO_FILE, [{ path: 'files', message: NO_FILE }]);
-      const upload = await service.startUpload(deps(), request.ctx, request.query.parent ?? null);
-      try {
-        for await (const part of request.files()) {
-          await upload.add({ fileName: part.filename ?? '', stream: part.file });
-        }
-      } catch (error) {
-        await upload.discardAll();
-        throw multipartError(error, limits);
-      }
-      const data = await upload.finish((error) => request.log.error({ err: error }, 'document upload: commit of a stored file failed (the cleanup job finishes it)'));
-      return reply.status(201).send({ data });
-    },
+    (request, reply) => receive(request, reply, { parentUuid: request.query.parent ?? null }),
   );
 
   app.patch(

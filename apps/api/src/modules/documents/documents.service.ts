@@ -16,6 +16,8 @@ import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
 import { commit, discard, openStoredFile, recordStoredFile, stage, type StagedFile } from '../../platform/storage/files.js';
 import type { ByteRange, ObjectStorage, StoredObject } from '../../platform/storage/storage.js';
+import * as attachments from './attachments.repository.js';
+import type { EntityRef } from './attachments.repository.js';
 import * as repo from './documents.repository.js';
 import { type AcceptedType, ACCEPTED_TYPES_TEXT, detectType, HEAD_BYTES, isPreviewable, nameForMediaType, nameForType, readHead } from './file-types.js';
 
@@ -83,7 +85,7 @@ async function freeName(tx: WriteTx, parentUuid: string | null, name: string, ta
   }
 }
 
-async function loadItems(tx: WriteTx, uuids: string[]): Promise<DocumentItem[]> {
+async function loadItems(tx: ReadTx, uuids: string[]): Promise<DocumentItem[]> {
   const items = await repo.findManyWithAuthor(tx, uuids);
   const byUuid = new Map(items.map((item) => [item.row.uuid, toDocument(item)]));
   return uuids.map((uuid) => byUuid.get(uuid)!);
@@ -156,6 +158,9 @@ export class UnsupportedTypeError extends AppError {
   }
 }
 
+/** Where an upload goes: a folder of the GED (the root without parent), or a driver's, vehicle's or claim's automatic folder. */
+export type UploadTarget = { parentUuid: string | null } | { entity: EntityRef };
+
 type StagedUpload = { file: StagedFile; name: string; type: AcceptedType };
 
 /**
@@ -164,10 +169,13 @@ type StagedUpload = { file: StagedFile; name: string; type: AcceptedType };
  * Any refusal discards every staged file: a refused upload leaves nothing, on disk, in S3 or in
  * the database.
  */
-export async function startUpload(deps: DocumentDeps, ctx: AuthContext, parentUuid: string | null) {
+export async function startUpload(deps: DocumentDeps, ctx: AuthContext, target: UploadTarget) {
   const organizationUuid = requireOrganization(ctx);
+  const entity = 'entity' in target ? target.entity : null;
+  const folderUuid = 'parentUuid' in target ? target.parentUuid : null;
   const used = await readTenant(deps.db, organizationUuid, async (tx) => {
-    if (parentUuid) await requireFolder(tx, parentUuid);
+    if (entity) await requireEntity(tx, entity);
+    else if (folderUuid) await requireFolder(tx, folderUuid);
     return repo.usedBytes(tx);
   });
   if (used >= deps.limits.quotaBytes) throw new PayloadTooLargeError(quotaMessage(deps.limits));
@@ -211,7 +219,8 @@ export async function startUpload(deps: DocumentDeps, ctx: AuthContext, parentUu
       try {
         items = await withTenant(deps.db, organizationUuid, async (tx) => {
           await repo.lockTree(tx, organizationUuid);
-          if (parentUuid) await requireFolder(tx, parentUuid);
+          const parentUuid = entity ? await entityFolder(tx, organizationUuid, entity, ctx.userUuid) : folderUuid;
+          if (!entity && parentUuid) await requireFolder(tx, parentUuid);
           if ((await repo.usedBytes(tx)) + stagedBytes > deps.limits.quotaBytes) throw new PayloadTooLargeError(quotaMessage(deps.limits));
           const uuids: string[] = [];
           const names = new Set<string>();
@@ -228,6 +237,8 @@ export async function startUpload(deps: DocumentDeps, ctx: AuthContext, parentUu
               sizeBytes: upload.file.size,
               mediaType: upload.type.mime,
               authorUuid: ctx.userUuid,
+              entityType: entity?.type,
+              entityUuid: entity?.uuid,
             });
             uuids.push(row.uuid);
           }
@@ -245,6 +256,107 @@ export async function startUpload(deps: DocumentDeps, ctx: AuthContext, parentUu
     },
 
     discardAll,
+  };
+}
+
+// ---------------------------------------------------------------- attachments (drivers, vehicles, claims)
+
+/** The entity of the organization, or 404 (another organization's is not visible). */
+async function requireEntity(tx: ReadTx, entity: EntityRef): Promise<string> {
+  const name = await attachments.entityFolderName(tx, entity);
+  if (name === null) throw new NotFoundError(attachments.ENTITY_NOT_FOUND[entity.type]);
+  return name;
+}
+
+/**
+ * The entity's automatic folder (« Sinistres/<référence> »…), created with its parent on the first
+ * attachment. The caller holds the tree's lock: two first uploads cannot both create it. The folder
+ * carries the entity's link, so it is found again once renamed or moved; a homonym gets « (2) ».
+ */
+async function entityFolder(tx: WriteTx, organizationUuid: string, entity: EntityRef, authorUuid: string | null): Promise<string> {
+  const name = await requireEntity(tx, entity);
+  const existing = await attachments.findEntityFolder(tx, entity);
+  if (existing) return existing;
+  const rootName = attachments.ENTITY_ROOT_FOLDER[entity.type];
+  let root = await attachments.findRootFolder(tx, rootName);
+  root ??= (await repo.insertDocument(tx, { organizationUuid, parentUuid: null, kind: 'folder', name: await freeName(tx, null, rootName), authorUuid })).uuid;
+  const folder = await repo.insertDocument(tx, {
+    organizationUuid,
+    parentUuid: root,
+    kind: 'folder',
+    name: await freeName(tx, root, name),
+    authorUuid,
+    entityType: entity.type,
+    entityUuid: entity.uuid,
+  });
+  return folder.uuid;
+}
+
+/** The entity's files (live), by name. */
+export async function entityDocuments(db: Database, ctx: AuthContext, entity: EntityRef): Promise<DocumentItem[]> {
+  const organizationUuid = requireOrganization(ctx);
+  return readTenant(db, organizationUuid, async (tx) => {
+    await requireEntity(tx, entity);
+    return loadItems(tx, (await attachments.entityFileRows(tx, entity)).map((file) => file.uuid));
+  });
+}
+
+/** The entity's live files with their stored objects' keys, by name: what the claim pack zips. */
+export async function entityFiles(db: Database, ctx: AuthContext, entity: EntityRef) {
+  const organizationUuid = requireOrganization(ctx);
+  return readTenant(db, organizationUuid, async (tx) => {
+    await requireEntity(tx, entity);
+    return attachments.entityFileRows(tx, entity);
+  });
+}
+
+/** Takes a file off its entity: to the trash, as a deletion in the GED (restorable 30 days). */
+export async function detach(db: Database, ctx: AuthContext, entity: EntityRef, documentUuid: string): Promise<void> {
+  const organizationUuid = requireOrganization(ctx);
+  await withTenant(db, organizationUuid, async (tx) => {
+    await repo.lockTree(tx, organizationUuid);
+    await requireEntity(tx, entity);
+    const row = await repo.findLive(tx, documentUuid);
+    if (!row || row.kind !== 'file' || row.entityType !== entity.type || row.entityUuid !== entity.uuid) throw new NotFoundError(NOT_FOUND);
+    await repo.trashSubtree(tx, documentUuid);
+  });
+}
+
+type WithDocuments = { uuid: string; documents: { uuid: string; name: string }[] };
+
+/** Records with their `documents` (SPEC 3): each one's live files, { uuid, name }, by name; one query. */
+async function fillDocuments<T extends WithDocuments>(tx: ReadTx, type: EntityRef['type'], items: T[]): Promise<T[]> {
+  if (items.length === 0) return items;
+  const refs = await attachments.entityFileRefs(
+    tx,
+    type,
+    items.map((item) => item.uuid),
+  );
+  return items.map((item) => ({ ...item, documents: refs.get(item.uuid) ?? [] }));
+}
+
+/**
+ * A register's pages with their records' `documents`, read in the page's transaction and kept
+ * with it: a write to a linked document moves the register's version (migration 0022), so a held
+ * page or an ETag is never stale.
+ */
+export const completeWithDocuments =
+  (type: EntityRef['type']) =>
+  <T extends WithDocuments>(tx: ReadTx, items: T[]): Promise<T[]> =>
+    fillDocuments(tx, type, items);
+
+/** A register's record reads and write answers with their `documents` filled. */
+export function recordsWithDocuments<R extends WithDocuments>(type: EntityRef['type'], getOne: (db: Database, ctx: AuthContext, uuid: string) => Promise<R>) {
+  const one = async (db: Database, ctx: AuthContext, record: R): Promise<R> => (await readTenant(db, requireOrganization(ctx), (tx) => fillDocuments(tx, type, [record])))[0]!;
+  return {
+    getOne: async (db: Database, ctx: AuthContext, uuid: string): Promise<R> => one(db, ctx, await getOne(db, ctx, uuid)),
+    /** A record a write answers with. */
+    one,
+    /** A write answering with a record (archive, restore), its answer filled. */
+    record:
+      <B extends unknown[]>(write: (db: Database, ctx: AuthContext, ...rest: B) => Promise<R>) =>
+      async (db: Database, ctx: AuthContext, ...rest: B): Promise<R> =>
+        one(db, ctx, await write(db, ctx, ...rest)),
   };
 }
 

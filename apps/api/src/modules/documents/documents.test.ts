@@ -13,6 +13,7 @@ import { readSystem, withTenant } from '../../db/scope.js';
 import { createOrganization, createUser, linkUser } from '../../seed/factories.js';
 import { purgeExpiredTrash } from './documents.service.js';
 import { createS3TestStorage, type TestStorage } from '../../../test/storage.js';
+import { type MultipartPart, multipartFiles } from '../../../test/multipart.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 
 // ---------------------------------------------------------------- files, as their bytes
@@ -32,21 +33,7 @@ async function xlsx(): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-type Part = { name: string; content: Buffer; field?: string };
-/** A multipart body as a browser sends it; the file name is written as given (quotes and CRLF included). */
-function multipart(parts: Part[]) {
-  const boundary = '----flotte' + Math.random().toString(16).slice(2);
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    chunks.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.field ?? 'files'}"; filename="${part.name}"\r\nContent-Type: application/pdf\r\n\r\n`),
-      part.content,
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+type Part = MultipartPart;
 
 type Doc = {
   uuid: string;
@@ -83,7 +70,7 @@ function api(token: string) {
     folder: (folderName: unknown, parent?: unknown) => t.as(token, { method: 'POST', url: '/api/document/folder', payload: { folderName, parent } }),
     list: (query: Record<string, string | number> = {}) => t.as(token, { method: 'GET', url: `/api/document/ged/paginated?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}` }),
     ancestors: (uuid: string) => t.as(token, { method: 'GET', url: `/api/document/ancestors/${uuid}` }),
-    upload: (parts: Part[], parent?: string) => t.as(token, { method: 'POST', url: `/api/document/upload${parent ? `?parent=${parent}` : ''}`, ...multipart(parts) }),
+    upload: (parts: Part[], parent?: string) => t.as(token, { method: 'POST', url: `/api/document/upload${parent ? `?parent=${parent}` : ''}`, ...multipartFiles(parts) }),
     patch: (uuid: string, payload: object) => t.as(token, { method: 'PATCH', url: `/api/document/${uuid}`, payload }),
     remove: (uuid: string, recursive?: boolean) => t.as(token, { method: 'DELETE', url: `/api/document/${uuid}${recursive ? '?recursive=true' : ''}` }),
     trash: () => t.as(token, { method: 'GET', url: '/api/document/trash' }),
@@ -676,7 +663,7 @@ describe('on S3 (s3rver)', () => {
 
   it('stores and serves a file, and a refused upload leaves no object in the bucket', async () => {
     const token = await onS3.login('membre@s3.fr');
-    const upload = (parts: Part[]) => onS3.as(token, { method: 'POST', url: '/api/document/upload', ...multipart(parts) });
+    const upload = (parts: Part[]) => onS3.as(token, { method: 'POST', url: '/api/document/upload', ...multipartFiles(parts) });
     const listBucket = async () => {
       const keys: string[] = [];
       for await (const object of s3.storage.list('tmp/')) keys.push(object.key);

@@ -7,6 +7,7 @@ import { withTenant } from '../../db/scope.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
+import { completeWithDocuments, recordsWithDocuments } from '../documents/documents.service.js';
 import { type DriverChoiceRow, driverChoiceList, type DriverRow, driverList, findMatching } from './drivers.repository.js';
 
 const NOT_FOUND = 'Conducteur introuvable';
@@ -26,12 +27,18 @@ export function toDriver(row: DriverRow): Driver {
 }
 
 // A driver archived keeps its claims pointing at it; deleted for good, its claims lose the link.
-export const { list, getOne, archive, restore, hardDelete, exportFile } = registerService({
+const register = registerService({
   list: driverList,
   toItem: toDriver,
+  complete: completeWithDocuments('driver'),
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un conducteur',
 });
+export const { list, hardDelete, exportFile } = register;
+const reads = recordsWithDocuments('driver', register.getOne);
+export const { getOne } = reads;
+export const archive = reads.record(register.archive);
+export const restore = reads.record(register.restore);
 
 export function toDriverChoice(row: DriverChoiceRow): DriverChoice {
   return { uuid: row.uuid, firstName: row.firstName, lastName: row.lastName, phone: row.phone };
@@ -71,5 +78,5 @@ function duplicate(existing: { uuid: string; firstName: string; lastName: string
 export async function update(db: Database, ctx: AuthContext, uuid: string, body: z.output<typeof UpdateDriverBodySchema>) {
   const row = await withTenant(db, requireOrganization(ctx), (tx) => updateRecord(tx, driverList, uuid, body));
   if (!row) throw new NotFoundError(NOT_FOUND);
-  return toDriver(row);
+  return reads.one(db, ctx, toDriver(row));
 }

@@ -1,7 +1,20 @@
-import { ExportSinistersQuerySchema, CreateSinisterBodySchema, GuaranteeListSchema, ListSinistersQuerySchema, SinisterPageSchema, SinisterSchema, UpdateSinisterBodySchema } from '@flotte/contract';
+import {
+  ExportSinistersQuerySchema,
+  CreateSinisterBodySchema,
+  GuaranteeListSchema,
+  ListSinistersQuerySchema,
+  SinisterPageSchema,
+  SinisterSchema,
+  todayIso,
+  UpdateSinisterBodySchema,
+  UuidParamsSchema,
+} from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { registerRoutes } from '../../lib/register-routes.js';
 import { errorResponses } from '../../lib/route-schemas.js';
+import { contentDisposition } from '../../lib/spreadsheet-export.js';
+import { claimPack } from './claim-pack.js';
 import * as service from './sinisters.service.js';
 
 export const sinistersRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -11,6 +24,31 @@ export const sinistersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/guarantees',
     { schema: { tags, summary: 'Garanties, dans l’ordre de la liste de référence', response: { 200: GuaranteeListSchema, ...errorResponses(400, 401, 403) } } },
     (request) => service.listGuarantees(app.db, request.ctx),
+  );
+
+  app.get(
+    '/sinister/:uuid/pack',
+    {
+      schema: {
+        tags,
+        summary: 'Le dossier du sinistre pour l’assureur : un ZIP avec son résumé en PDF et toutes ses pièces jointes',
+        description: 'Nommé « Sinistre-<référence>-<date du sinistre>.zip » (sans référence : « Sinistre-<date>.zip ») ; le résumé « Résumé du sinistre.pdf », les fichiers dans « Pièces jointes/ ».',
+        params: UuidParamsSchema,
+        response: {
+          200: { description: 'Le ZIP, en pièce jointe.', content: { 'application/zip': { schema: z.string().meta({ format: 'binary' }) } } },
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const pack = await claimPack({ db: app.db, storage: app.storage }, request.ctx, request.params.uuid, todayIso());
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', contentDisposition(pack.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(pack.stream as unknown as string);
+    },
   );
 
   registerRoutes(app, {

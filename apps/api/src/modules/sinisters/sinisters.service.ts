@@ -16,6 +16,7 @@ import { type ReadTx, readTenant, withTenant } from '../../db/scope.js';
 import { BadRequestError, NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
+import { completeWithDocuments, recordsWithDocuments } from '../documents/documents.service.js';
 import * as repo from './sinisters.repository.js';
 
 /** A claim's own columns as the list declares them (the import compares claims on them). */
@@ -68,10 +69,15 @@ export async function listGuarantees(db: Database, ctx: AuthContext): Promise<Gu
 const register = registerService({
   list: repo.sinisterList,
   toItem: toSinister,
+  complete: completeWithDocuments('sinister'),
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un sinistre',
 });
-export const { getOne, archive, restore, hardDelete, exportFile } = register;
+export const { hardDelete, exportFile } = register;
+const reads = recordsWithDocuments('sinister', register.getOne);
+export const { getOne } = reads;
+export const archive = reads.record(register.archive);
+export const restore = reads.record(register.restore);
 
 /** A page of claims with the total cost of every claim the query matches (the list's declared sum). */
 export async function list(...args: Parameters<typeof register.list>) {
@@ -173,7 +179,7 @@ export async function update(db: Database, ctx: AuthContext, uuid: string, body:
     return updateRecord(tx, repo.sinisterList, uuid, { ...ownValues(body), ...values, ...(await resolveLinks(tx, body)) });
   });
   if (!row) throw new NotFoundError(NOT_FOUND);
-  return toSinister(row);
+  return reads.one(db, ctx, toSinister(row));
 }
 
 /**

@@ -19,6 +19,7 @@ import { withTenant } from '../../db/scope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
+import { completeWithDocuments, recordsWithDocuments } from '../documents/documents.service.js';
 import { type FleetMovement, type FleetNotifier, notifyFleetMovements } from '../insurance-intermediary/insurance-intermediary.service.js';
 import * as repo from './vehicules.repository.js';
 
@@ -90,10 +91,13 @@ async function guardPlate<T>(plate: () => string | null | undefined, work: Promi
 const shared = registerService({
   list: repo.vehiculeList,
   toItem: toVehicule,
+  complete: completeWithDocuments('vehicule'),
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un véhicule',
 });
-export const { list, getOne, hardDelete, exportFile } = shared;
+export const { list, hardDelete, exportFile } = shared;
+const reads = recordsWithDocuments('vehicule', shared.getOne);
+export const { getOne } = reads;
 
 export function toVehiculeChoice(row: repo.VehiculeChoiceRow): VehiculeChoice {
   // The choice list holds no draft: every vehicle in it has its plate.
@@ -190,7 +194,7 @@ export async function update(db: Database, ctx: AuthContext, uuid: string, body:
     }),
   );
   if (!row) throw new NotFoundError(NOT_FOUND);
-  return toVehicule(row);
+  return reads.one(db, ctx, toVehicule(row));
 }
 
 /**
@@ -209,7 +213,7 @@ export async function archive(db: Database, ctx: AuthContext, uuid: string, quer
     return updateRecord(tx, repo.vehiculeList, uuid, { exitDate, archivedAt: new Date() });
   });
   if (!row) throw new NotFoundError(NOT_FOUND);
-  return toVehicule(row);
+  return reads.one(db, ctx, toVehicule(row));
 }
 
 /**
@@ -231,7 +235,7 @@ export async function restore(db: Database, ctx: AuthContext, uuid: string) {
     }),
   );
   if (!row) throw new NotFoundError(NOT_FOUND);
-  return toVehicule(row);
+  return reads.one(db, ctx, toVehicule(row));
 }
 
 /** Bulk category change over the list's filters (drafts excluded); answers how many changed. */
