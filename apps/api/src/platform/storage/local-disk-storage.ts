@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -54,11 +55,15 @@ export class LocalDiskStorage implements ObjectStorage {
     assertValidLimit(options.maxBytes);
     await mkdir(path.dirname(file), { recursive: true });
     const limit = new ByteLimit(options.maxBytes, options.tooLargeMessage ?? tooLargeMessage(options.maxBytes));
+    const out = createWriteStream(file, { mode: 0o600 });
     try {
       // pipeline destroys the source as soon as the limit fails: nothing more is read.
-      await pipeline(body, limit, createWriteStream(file, { mode: 0o600 }));
+      await pipeline(body, limit, out);
       await syncFile(file);
     } catch (error) {
+      // A stream destroyed before its file was opened still opens (creates) it, then closes it:
+      // removed before that, the file would come back. Wait for the close, then remove.
+      if (!out.closed) await once(out, 'close').catch(() => undefined);
       await rm(file, { force: true });
       throw error;
     }
