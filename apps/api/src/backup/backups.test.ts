@@ -1,9 +1,10 @@
+import { formatFileSize } from '@flotte/contract';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExplainedError } from '../lib/explained-error.js';
-import { BACKUP_KINDS, type BackupKind, fileStamp, formatSize, isDailyBackupDue, listBackups, pruneBackups, readBackupFile } from './backups.js';
+import { BACKUP_KINDS, type BackupKind, fileStamp, isDailyBackupDue, listBackups, pruneBackups, readBackupFile } from './backups.js';
 import { insertionPlan } from './import-to-postgres.js';
 import { readTar, writeTar } from './tar.js';
 
@@ -19,8 +20,9 @@ const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000);
 describe('backup files', () => {
   it('are named with their UTC date, time and kind', () => {
     expect(fileStamp(new Date('2026-11-25T10:30:05.123Z'))).toBe('2026-11-25_10-30-05Z');
-    expect(formatSize(1536)).toBe('1,5 ko');
-    expect(formatSize(3 * 1024 * 1024)).toBe('3 Mo');
+    // Sizes read as the documents' (contract's formatFileSize), e.g. « 1,5 Ko ».
+    expect(formatFileSize(1536)).toBe('1,5\u00a0Ko');
+    expect(formatFileSize(3 * 1024 * 1024)).toBe('3\u00a0Mo');
   });
 
   it('keep the last 7 daily and the last 3 pre-migration backups, and every manual one', () => {

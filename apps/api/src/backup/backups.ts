@@ -57,17 +57,6 @@ export function fileStamp(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', '_').replaceAll(':', '-') + 'Z';
 }
 
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} o`;
-  const units = ['ko', 'Mo', 'Go', 'To'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toLocaleString('fr-FR', { maximumFractionDigits: 1 })} ${units[unit]}`;
-}
 
 export function formatCounts(counts: RowCounts): string {
   const n = (value: number, one: string, many: string) => `${value.toLocaleString('fr-FR')} ${value > 1 ? many : one}`;

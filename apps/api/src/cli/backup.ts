@@ -1,7 +1,8 @@
+import { formatFileSize } from '@flotte/contract';
 import { spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { backupPglite, type BackupKind, backupsDir, fileStamp, formatCounts, formatSize, fsyncDirectory, type RowCounts } from '../backup/backups.js';
+import { backupPglite, type BackupKind, backupsDir, fileStamp, formatCounts, fsyncDirectory, type RowCounts } from '../backup/backups.js';
 import { requestServerBackup } from '../backup/control.js';
 import { type Config, loadConfig } from '../config.js';
 import { openPglite } from '../db/client.js';
@@ -120,7 +121,7 @@ function backupPostgres(config: Config & { databaseUrl: string }) {
   chmodSync(partial, 0o600);
   renameSync(partial, file);
   fsyncDirectory(dir);
-  say(`Sauvegarde PostgreSQL écrite : ${file} (${formatSize(statSync(file).size)})`);
+  say(`Sauvegarde PostgreSQL écrite : ${file} (${formatFileSize(statSync(file).size)})`);
   say(`  Prise par ${pgDump}, format personnalisé (pg_restore).`);
   say(`  Pour la restaurer dans une base vide : pg_restore --no-owner --dbname="$DATABASE_URL" ${file}`);
   say('  (voir docs/operations.md : rôles flotte_app et flotte_system, base neuve)');
@@ -130,7 +131,7 @@ runCommand(async () => {
   const config = loadConfig();
   if (config.databaseUrl) return backupPostgres({ ...config, databaseUrl: config.databaseUrl });
   const taken = await backupEmbedded(config.dataDir);
-  say(`Sauvegarde écrite : ${taken.file} (${formatSize(taken.size)})`);
+  say(`Sauvegarde écrite : ${taken.file} (${formatFileSize(taken.size)})`);
   say(`  Contenu : ${formatCounts(taken.counts)}.`);
   say(
     taken.byServer === null

@@ -1,10 +1,10 @@
+import { formatFileSize } from '@flotte/contract';
 import { existsSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import {
   backupPglite,
   type BackupKind,
-  formatSize,
   fsyncDirectory,
   isDailyBackupDue,
   latestBackup,
@@ -54,7 +54,7 @@ export function unopenableError(dataDir: string, cause: string): ExplainedError 
   ];
   if (latest) {
     lines.push(
-      `Dernière sauvegarde : ${latest.file} (${latest.createdAt.toLocaleString('fr-FR')}, ${formatSize(latest.size)}).`,
+      `Dernière sauvegarde : ${latest.file} (${latest.createdAt.toLocaleString('fr-FR')}, ${formatFileSize(latest.size)}).`,
       `Pour la restaurer (le dossier actuel est mis de côté, pas supprimé) :`,
       `  npm run restore -- ${latest.file}`,
     );
@@ -108,7 +108,7 @@ async function backupBeforeMigrations(client: PGlite, dataDir: string, log: Star
         `Les migrations ne sont pas appliquées et la base n'a pas été modifiée. Libérez de la place dans ${dataDir}, puis relancez.`,
     );
   }
-  log.info({ file: backup.file, size: backup.size, pending: pending.length }, `sauvegarde avant migration : ${backup.file} (${formatSize(backup.size)})`);
+  log.info({ file: backup.file, size: backup.size, pending: pending.length }, `sauvegarde avant migration : ${backup.file} (${formatFileSize(backup.size)})`);
 }
 
 /** Opens DATA_DIR/pglite (initialising it if it does not exist), or explains why it cannot. */
@@ -156,7 +156,7 @@ function startBackups(pglite: PGlite, dataDir: string, log: StartLogger) {
   const checkDaily = () => {
     if (!isDailyBackupDue(dataDir)) return;
     take('daily').then(
-      (backup) => log.info({ file: backup.file, size: backup.size }, `sauvegarde quotidienne : ${backup.file} (${formatSize(backup.size)})`),
+      (backup) => log.info({ file: backup.file, size: backup.size }, `sauvegarde quotidienne : ${backup.file} (${formatFileSize(backup.size)})`),
       (error: unknown) => log.error({ err: error }, 'la sauvegarde quotidienne a échoué'),
     );
   };

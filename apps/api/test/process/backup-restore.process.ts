@@ -22,7 +22,7 @@ describe('backups and restore of the embedded database', () => {
       backupFile = backupFileFrom(backup);
       expect(path.dirname(backupFile)).toBe(path.join(dataDir, 'backups'));
       expect(path.basename(backupFile)).toMatch(/^flotte-\d{4}-\d\d-\d\d_\d\d-\d\d-\d\dZ-manuelle\.tar$/);
-      expect(backup.stdout).toMatch(/\([\d\u202f]+(,\d)? (o|ko|Mo)\)/);
+      expect(backup.stdout).toMatch(/\([\d\u202f]+(,\d)?\u00a0(octets?|Ko|Mo)\)/);
       expect(statSync(backupFile).size).toBeGreaterThan(10_000);
       backupCounts = COUNTS.exec(backup.stdout)![0];
       for (let i = 0; i < 5; i++) await createDriver(server.url, token, `Sauve-apres-${i}`);
