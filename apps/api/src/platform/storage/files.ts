@@ -194,7 +194,10 @@ export async function cleanupTemporaryObjects(storage: ObjectStorage, db: Databa
     for (const item of batch) {
       try {
         if (recorded.has(item.key)) {
-          await commit(storage, item);
+          // Moved already (by another process's cleanup, or a move cut after its copy): only the
+          // temporary copy is left to remove. Fewer concurrent copies of one object, too.
+          if (await storage.exists(item.key)) await discard(storage, item);
+          else await commit(storage, item);
           report.committed++;
         } else if (item.old) {
           await discard(storage, item);
