@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { cleanFileName, formatPlate } from '@flotte/contract';
 import type { ReadTx } from '../../db/scope.js';
 import { type DOCUMENT_ENTITY_TYPES, documents } from '../../db/schema/documents.js';
@@ -53,6 +54,31 @@ export async function findEntityFolder(tx: ReadTx, entity: EntityRef): Promise<s
     .select({ uuid: documents.uuid })
     .from(documents)
     .where(and(linkedTo(entity), eq(documents.kind, 'folder')))
+    .limit(1);
+  return row?.uuid ?? null;
+}
+
+/**
+ * The live root folder that already holds this type's entity folders, whatever it is called now (a
+ * user renamed it, or its name was taken by a file and it became « Sinistres (2) »).
+ */
+export async function findTypeRootFolder(tx: ReadTx, type: EntityType): Promise<string | null> {
+  const parents = alias(documents, 'parents');
+  const [row] = await tx
+    .select({ uuid: parents.uuid })
+    .from(documents)
+    .innerJoin(parents, eq(parents.uuid, documents.parentUuid))
+    .where(
+      and(
+        eq(documents.entityType, type),
+        eq(documents.kind, 'folder'),
+        isNull(documents.deletedAt),
+        isNull(parents.deletedAt),
+        isNull(parents.parentUuid),
+        eq(parents.kind, 'folder'),
+      ),
+    )
+    .orderBy(asc(parents.createdAt))
     .limit(1);
   return row?.uuid ?? null;
 }

@@ -124,6 +124,19 @@ describe('attachments of drivers, vehicles and claims (issue 14)', () => {
     expect(names((await listed(member, `/api/driver/${homonym}`)).json<{ data: Doc[] }>().data)).toEqual(['permis.pdf']);
   });
 
+  it('keeps filing into the root folder the type already uses, even once the user renamed it', async () => {
+    const sinistres = (await ged('')).find((d) => d.folderName === 'Sinistres')!;
+    const rename = (name: string) => t.as(member, { method: 'PATCH', url: `/api/document/${sinistres.uuid}`, payload: { name } });
+    expect((await rename('Sinistres 2026')).statusCode).toBe(200);
+    const [fresh] = await t.seed((tx) => createSinisters(tx, orgA, [{ sinisterIntermediateRef: 'REF-NEUF', sinisterDate: '2026-05-05' }]));
+    const [doc] = await attached(`/api/sinister/${fresh!.uuid}`, [{ name: 'constat.pdf', content: PDF }]);
+    const folder = (await ged(`parent=${sinistres.uuid}`)).find((d) => d.folderName === 'REF-NEUF');
+    expect(doc!.parent).toBe(folder?.uuid);
+    // No second « Sinistres » at the root.
+    expect(names(await ged('')).filter((name) => name?.startsWith('Sinistres'))).toEqual(['Sinistres 2026']);
+    expect((await rename('Sinistres')).statusCode).toBe(200);
+  });
+
   it('creates one folder when two first attachments race (the tree’s lock)', async () => {
     const [fresh] = await t.seed((tx) => createDrivers(tx, orgA, [{ firstName: 'Paul', lastName: 'Durand' }]));
     const url = `/api/driver/${fresh!.uuid}`;

@@ -278,7 +278,7 @@ async function entityFolder(tx: WriteTx, organizationUuid: string, entity: Entit
   const existing = await attachments.findEntityFolder(tx, entity);
   if (existing) return existing;
   const rootName = attachments.ENTITY_ROOT_FOLDER[entity.type];
-  let root = await attachments.findRootFolder(tx, rootName);
+  let root = (await attachments.findTypeRootFolder(tx, entity.type)) ?? (await attachments.findRootFolder(tx, rootName));
   root ??= (await repo.insertDocument(tx, { organizationUuid, parentUuid: null, kind: 'folder', name: await freeName(tx, null, rootName), authorUuid })).uuid;
   const folder = await repo.insertDocument(tx, {
     organizationUuid,
