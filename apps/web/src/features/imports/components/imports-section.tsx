@@ -98,7 +98,7 @@ export function ImportsSection() {
       ) : imports.isError ? (
         <Alert severity="error">Les imports n’ont pas pu être chargés : {imports.error.message}</Alert>
       ) : imports.data.length === 0 ? (
-        <Alert severity="info">Aucun import pour l’instant. « Importer », sur les pages Conducteurs, Véhicules et Sinistres, lit un fichier CSV ou Excel.</Alert>
+        <Alert severity="info">Aucun import pour l’instant : le bouton « Importer » des pages Conducteurs, Véhicules et Sinistres lit un fichier CSV ou Excel.</Alert>
       ) : (
         <ResponsiveTable
           label="Historique des imports"
