@@ -38,6 +38,7 @@ export const routes: RouteObject[] = [
           { path: 'drivers', lazy: lazyComponent(() => import('./routes/app/drivers')) },
           { path: 'vehicules', lazy: lazyComponent(() => import('./routes/app/vehicules')) },
           { path: 'sinisters', lazy: lazyComponent(() => import('./routes/app/sinisters')) },
+          { path: 'ged', lazy: lazyComponent(() => import('./routes/app/ged')) },
           { path: 'parameters', lazy: lazyComponent(() => import('./routes/app/parameters')) },
         ],
       },

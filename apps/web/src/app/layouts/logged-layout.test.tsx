@@ -36,10 +36,11 @@ describe('logged layout', () => {
       ['Sinistres', '/sinisters'],
       ['Conducteurs', '/drivers'],
       ['Véhicules', '/vehicules'],
+      ['Gestion documentaire', '/ged'],
       ['Paramètres', '/parameters'],
     ]);
     const locked = items.filter((item) => item.getAttribute('aria-disabled') === 'true');
-    expect(locked).toHaveLength(2);
+    expect(locked).toHaveLength(1);
     for (const item of locked) expect(item).toHaveTextContent('À venir');
     expect(screen.queryByText('Superadmin')).not.toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Menu root' })).not.toBeInTheDocument();

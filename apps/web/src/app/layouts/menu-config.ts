@@ -26,7 +26,7 @@ export const MAIN_MENU: readonly MenuEntry[] = [
   { label: 'Sinistres', to: '/sinisters', icon: CarCrashOutlined, locked: false },
   { label: 'Conducteurs', to: '/drivers', icon: BadgeOutlined, locked: false },
   { label: 'Véhicules', to: '/vehicules', icon: DirectionsCarOutlined, locked: false },
-  { label: 'Gestion documentaire', to: '/ged', icon: FolderOpenOutlined, locked: true },
+  { label: 'Gestion documentaire', to: '/ged', icon: FolderOpenOutlined, locked: false },
   { label: 'Alertes prévention', to: '/alerts', icon: NotificationsActiveOutlined, locked: true },
   { label: 'Paramètres', to: '/parameters', icon: SettingsOutlined, locked: false },
 ];

@@ -1,0 +1,177 @@
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import CreateNewFolderOutlined from '@mui/icons-material/CreateNewFolderOutlined';
+import PhotoLibraryOutlined from '@mui/icons-material/PhotoLibraryOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { PAGE_SIZE } from '@flotte/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { DocumentTitle } from '../../../components/document-title';
+import { ancestorsQuery, documentName, gedPageQuery } from '../../../components/documents/documents-api';
+import { useDocumentUpload } from '../../../components/documents/use-document-upload';
+import { lazyComponent, useOpenedOnce } from '../../../components/lazy-component';
+import { ConfirmDialog } from '../../../components/register/confirm-dialog';
+import { RegisterScreen, RegisterToolbar } from '../../../components/register/register-layout';
+import { RegisterTable } from '../../../components/register/register-table';
+import { SearchField } from '../../../components/register/search-field';
+import { useListQueryState } from '../../../components/register/use-register-list';
+import { DocumentNameDialog } from '../../../features/documents/components/document-name-dialog';
+import { PageDropZone } from '../../../features/documents/components/drop-zone';
+import { ExpiringPanel } from '../../../features/documents/components/expiring-panel';
+import { ExpiryDialog } from '../../../features/documents/components/expiry-dialog';
+import { GedBreadcrumb } from '../../../features/documents/components/ged-breadcrumb';
+import { GED_COLUMNS } from '../../../features/documents/components/ged-table';
+import { MoveDialog } from '../../../features/documents/components/move-dialog';
+import { TrashDialog } from '../../../features/documents/components/trash-dialog';
+import { UploadButton } from '../../../features/documents/components/upload-button';
+import { useGedActions } from '../../../features/documents/hooks/use-ged-actions';
+import { useGedParams } from '../../../features/documents/hooks/use-ged-params';
+import { GED_ROOT_LABEL, GED_TITLE } from '../../../features/documents/utils/ged-texts';
+import { useCurrentUser } from '../../../lib/auth-store';
+import { isAdministrator } from '../../../lib/permissions';
+
+// The viewer comes with the first preview (a blob URL of the image or PDF).
+const DocumentPreviewDialog = lazyComponent(() => import('../../../components/documents/document-preview-dialog').then((module) => module.DocumentPreviewDialog));
+
+export default function GedRoute() {
+  const params = useGedParams();
+  const { parent, search, page, setPage, setSearch, clearSearch, openFolder } = params;
+  const searching = search !== '';
+  const query = useQuery({ ...gedPageQuery({ parent: searching ? undefined : parent, search: search || undefined, page, limit: PAGE_SIZE }), placeholderData: keepPreviousData });
+  const list = useListQueryState(query, { page, setPage });
+  const path = useQuery(ancestorsQuery(parent));
+  const folderName = parent ? (path.data?.at(-1)?.folderName ?? 'ce dossier') : GED_ROOT_LABEL;
+  const upload = useDocumentUpload();
+  const uploadFiles = (files: File[]) => void upload({ parent: parent ?? null }, files);
+  const actions = useGedActions({ parent, openFolder, searching });
+  const canPurge = isAdministrator(useCurrentUser());
+  const previewOpened = useOpenedOnce(actions.preview.document !== null);
+  const deleting = actions.remove.state;
+
+  return (
+    <RegisterScreen>
+      <PageDropZone folderName={folderName} onFiles={uploadFiles} />
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', justifyContent: 'space-between', gap: 2 }}>
+        <DocumentTitle title={GED_TITLE} />
+        <Box sx={{ minWidth: 0 }}>
+          <Typography component="h1" variant="h4">
+            {GED_TITLE}
+          </Typography>
+          <Typography color="textSecondary" sx={{ mt: 0.5 }}>
+            Glissez vos fichiers sur la page pour les ajouter au dossier ouvert.
+          </Typography>
+        </Box>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5 }}>
+          <Button variant="outlined" component={RouterLink} to="/media" startIcon={<PhotoLibraryOutlined />}>
+            Médiathèque
+          </Button>
+          <Button variant="outlined" onClick={actions.trash.show} startIcon={<DeleteOutlined />}>
+            Corbeille
+          </Button>
+          <Button variant="outlined" onClick={actions.newFolder.show} startIcon={<CreateNewFolderOutlined />}>
+            Nouveau dossier
+          </Button>
+          <UploadButton onFiles={uploadFiles} />
+        </Box>
+      </Box>
+
+      <ExpiringPanel />
+
+      <RegisterToolbar>
+        <SearchField value={search} onChange={setSearch} label="Rechercher un document" placeholder="Nom d’un dossier ou d’un fichier" />
+      </RegisterToolbar>
+
+      <Box sx={{ display: 'grid', gap: 1.5, minWidth: 0 }}>
+        {searching ? (
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
+            <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+              Résultats pour « {search} » dans tous les dossiers
+            </Typography>
+            <Button size="small" onClick={clearSearch}>
+              Revenir à « {folderName} »
+            </Button>
+          </Box>
+        ) : (
+          <GedBreadcrumb parent={parent} />
+        )}
+        <RegisterTable
+          label={searching ? `Résultats pour « ${search} »` : `Contenu de « ${folderName} »`}
+          columns={GED_COLUMNS}
+          rows={list.rows}
+          getRowId={(doc) => doc.uuid}
+          getRowLabel={documentName}
+          onOpenRow={actions.open}
+          rowActions={actions.rowActions}
+          sortBy="name"
+          onSortChange={() => undefined}
+          page={page}
+          total={list.total}
+          totalIsCapped={list.totalIsCapped}
+          onPageChange={setPage}
+          loading={list.loading}
+          fetching={list.fetching}
+          error={list.error}
+          onRetry={list.retry}
+          search={search}
+          isFiltered={searching}
+          onClearSearch={clearSearch}
+          empty={{
+            text: parent
+              ? 'Ce dossier est vide. Glissez-y des fichiers, ou utilisez « Importer des fichiers ».'
+              : 'Aucun document pour le moment. Glissez vos fichiers sur la page, ou utilisez « Importer des fichiers ».',
+            action: <UploadButton onFiles={uploadFiles} variant="outlined" />,
+          }}
+        />
+      </Box>
+
+      {actions.newFolder.open && (
+      <DocumentNameDialog
+        open
+        title={`Nouveau dossier dans « ${folderName} »`}
+        label="Nom du dossier"
+        submitLabel="Créer"
+        onSubmit={actions.newFolder.submit}
+        onClose={actions.newFolder.close}
+      />
+      )}
+      {actions.rename.document && (
+        <DocumentNameDialog
+          key={actions.rename.document.uuid}
+          open
+          title={`Renommer « ${documentName(actions.rename.document)} »`}
+          label="Nouveau nom"
+          initialName={documentName(actions.rename.document)}
+          submitLabel="Renommer"
+          onSubmit={(name) => actions.rename.submit(actions.rename.document!, name)}
+          onClose={actions.rename.close}
+        />
+      )}
+      <MoveDialog document={actions.move.document} onMove={actions.move.submit} onClose={actions.move.close} />
+      <ExpiryDialog document={actions.expiry.document} onSave={actions.expiry.submit} onClose={actions.expiry.close} />
+      <ConfirmDialog
+        open={deleting?.open ?? false}
+        title={
+          deleting?.recursive
+            ? 'Supprimer le dossier et tout son contenu ?'
+            : `Supprimer « ${deleting ? documentName(deleting.document) : ''} » ?`
+        }
+        description={
+          deleting?.recursive
+            ? `« ${documentName(deleting.document)} » n’est pas vide : ses sous-dossiers et ses fichiers iront aussi à la corbeille, d’où vous pourrez tout restaurer pendant 30 jours.`
+            : 'Il ira à la corbeille, d’où vous pourrez le restaurer pendant 30 jours.'
+        }
+        confirmLabel={deleting?.recursive ? 'Tout supprimer' : 'Supprimer'}
+        onConfirm={() => (deleting ? actions.remove.confirm(deleting) : undefined)}
+        onClose={actions.remove.close}
+      />
+      <TrashDialog open={actions.trash.open} canPurge={canPurge} onClose={actions.trash.close} />
+      {previewOpened && (
+        <Suspense fallback={null}>
+          <DocumentPreviewDialog document={actions.preview.document && { uuid: actions.preview.document.uuid, name: documentName(actions.preview.document), type: actions.preview.document.type }} onClose={actions.preview.close} />
+        </Suspense>
+      )}
+    </RegisterScreen>
+  );
+}
