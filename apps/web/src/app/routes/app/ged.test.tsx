@@ -1,12 +1,15 @@
 import { AncestorsSchema, DocumentPageSchema, DocumentSchema, type DocumentItem } from '@flotte/contract';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { configure, createEvent, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { snackbar } from '../../../components/snackbar/snackbar';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
+import { fakeXhr } from '../../../test/fake-xhr';
 import { makeUser } from '../../../test/fixtures';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
 import { renderRoutes } from '../../../test/render';
+import { loadDateField } from '../../../components/lazy-date-field';
 import GedRoute from './ged';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -124,7 +127,7 @@ describe('Gestion documentaire', () => {
     await waitFor(() => expect(location().get('parent')).toBe(contrats.uuid));
     expect(await screen.findByRole('button', { name: 'Voir avenant 2026.pdf' })).toBeInTheDocument();
     await ui.click(screen.getByRole('button', { name: 'Voir Annexes' }));
-    expect(await screen.findByText('Ce dossier est vide. Glissez-y des fichiers, ou utilisez « Importer des fichiers ».')).toBeInTheDocument();
+    expect(await screen.findByText('Ce dossier est vide. Glissez-y des fichiers ou importez-les depuis votre appareil.')).toBeInTheDocument();
     await waitFor(() => expect(within(crumbs).getByText('Annexes')).toHaveAttribute('aria-current', 'page'));
     expect(within(crumbs).getByRole('link', { name: 'Contrats' })).toHaveAttribute('href', `/ged?parent=${contrats.uuid}`);
 
@@ -262,6 +265,66 @@ describe('Gestion documentaire', () => {
     await ui.click(within(dialog).getByRole('button', { name: 'Déplacer ici' }));
     expect(await within(dialog).findByText('Un dossier ne peut pas être déplacé dans lui-même ni dans l’un de ses sous-dossiers')).toBeInTheDocument();
   });
+
+  it('uploads files dropped on the page into the open folder, with an overlay while dragging and the percent', async () => {
+    mockFetch([tree, ancestors, noneExpiring]);
+    const made = [makeDocument({ name: 'photo.png', type: 'image/png', parent: contrats.uuid }), makeDocument({ name: 'devis.pdf', parent: contrats.uuid })];
+    const sent = fakeXhr({ status: 201, body: { data: made } });
+    renderGed(`/ged?parent=${contrats.uuid}`);
+    await screen.findByRole('button', { name: 'Voir Annexes' });
+    await waitFor(() => expect(screen.getByRole('table', { name: 'Contenu de « Contrats »' })).toBeInTheDocument());
+
+    const files = [new File(['png'], 'photo.png', { type: 'image/png' }), new File(['%PDF'], 'devis.pdf', { type: 'application/pdf' })];
+    const dataTransfer = { types: ['Files'], files, dropEffect: 'none' };
+    const drag = (type: 'dragEnter' | 'dragOver' | 'drop') => {
+      const event = createEvent[type](window);
+      Object.defineProperty(event, 'dataTransfer', { value: dataTransfer });
+      fireEvent(window, event);
+    };
+    drag('dragEnter');
+    drag('dragOver');
+    expect(await screen.findByTestId('ged-drop-zone')).toHaveTextContent('Ils seront ajoutés à « Contrats ».');
+    // Every message of the snackbar, as shown: the loading one's percent included.
+    const shown: string[] = [];
+    const stop = snackbar.subscribe(() => {
+      const message = snackbar.getCurrent();
+      if (message) shown.push(message.type === 'loading' ? `${message.title} ${message.progress} %` : message.title);
+    });
+    drag('drop');
+    expect(screen.queryByTestId('ged-drop-zone')).not.toBeInTheDocument();
+
+    expect(await screen.findByText('2 fichiers ajoutés')).toBeInTheDocument();
+    stop();
+    expect(shown).toEqual(expect.arrayContaining(['Envoi de 2 fichiers 0 %', 'Envoi de 2 fichiers 50 %', '2 fichiers ajoutés']));
+    expect(sent.urls).toEqual([`/api/document/upload?parent=${contrats.uuid}`]);
+    expect(sent[0]!.getAll('files').map((file) => (file as File).name)).toEqual(['photo.png', 'devis.pdf']);
+  });
+
+  it('dates a file’s expiry with the date field, and takes it off', async () => {
+    const { calls } = mockFetch([
+      tree,
+      ancestors,
+      noneExpiring,
+      { method: 'PATCH', path: `/api/document/${carteGrise.uuid}`, body: carteGrise },
+    ]);
+    renderGed();
+    const ui = userEvent.setup();
+    await table();
+    await loadDateField();
+
+    await ui.click(within(await openMenu(ui, 'carte-grise.pdf')).getByRole('menuitem', { name: 'Date d’expiration' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Date d’expiration de « carte-grise.pdf »' });
+    const day = await within(dialog).findByRole('spinbutton', { name: 'Jour' });
+    await ui.type(day, '15012027');
+    await ui.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Date d’expiration enregistrée')).toBeInTheDocument();
+
+    await ui.click(within(await openMenu(ui, 'carte-grise.pdf')).getByRole('menuitem', { name: 'Date d’expiration' }));
+    await ui.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Retirer la date' }));
+    expect(await screen.findByText('Date d’expiration retirée')).toBeInTheDocument();
+    const bodies = await Promise.all(calls.filter((call) => call.method === 'PATCH').map((call) => call.json()));
+    expect(bodies).toEqual([{ expiresOn: '2027-01-15' }, { expiresOn: null }]);
+  }, 60_000);
 
   it('shows « À renouveler » with a link to each document’s folder', async () => {
     mockFetch([tree, ancestors, { path: '/api/document/expiring', body: docPage([{ ...avenant, expiresOn: '2020-12-03' }]) }]);

@@ -59,7 +59,8 @@ export default function GedRoute() {
           <Typography component="h1" variant="h4">
             {GED_TITLE}
           </Typography>
-          <Typography color="textSecondary" sx={{ mt: 0.5 }}>
+          {/* Dragging files is for a computer; a phone has the button. */}
+          <Typography color="textSecondary" sx={{ mt: 0.5, display: { xs: 'none', sm: 'block' } }}>
             Glissez vos fichiers sur la page pour les ajouter au dossier ouvert.
           </Typography>
         </Box>
@@ -119,8 +120,8 @@ export default function GedRoute() {
           onClearSearch={clearSearch}
           empty={{
             text: parent
-              ? 'Ce dossier est vide. Glissez-y des fichiers, ou utilisez « Importer des fichiers ».'
-              : 'Aucun document pour le moment. Glissez vos fichiers sur la page, ou utilisez « Importer des fichiers ».',
+              ? 'Ce dossier est vide. Glissez-y des fichiers ou importez-les depuis votre appareil.'
+              : 'Aucun document pour le moment. Glissez vos fichiers sur la page ou importez-les depuis votre appareil.',
             action: <UploadButton onFiles={uploadFiles} variant="outlined" />,
           }}
         />

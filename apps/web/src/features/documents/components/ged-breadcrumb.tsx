@@ -25,6 +25,7 @@ export function GedBreadcrumb({ parent }: { parent: string | undefined }) {
   return (
     <Breadcrumbs
       aria-label="Fil d’Ariane"
+      separator="›"
       maxItems={4}
       itemsBeforeCollapse={1}
       itemsAfterCollapse={2}

@@ -23,5 +23,5 @@ export const GED_COLUMNS: readonly RegisterColumn<DocumentItem>[] = [
   { id: 'size', label: 'Taille', render: documentSize, noWrap: true, align: 'right' },
   { id: 'date', label: 'Modifié le', render: documentDate, noWrap: true },
   { id: 'author', label: 'Ajouté par', render: authorName },
-  { id: 'expiry', label: 'Expiration', render: (doc) => <ExpiryChip expiresOn={doc.expiresOn} />, noWrap: true },
+  { id: 'expiry', label: 'Expiration', render: (doc) => (doc.expiresOn ? <ExpiryChip expiresOn={doc.expiresOn} /> : null), noWrap: true },
 ];

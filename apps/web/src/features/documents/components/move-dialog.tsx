@@ -79,7 +79,7 @@ function MoveDialogContent({ document, onMove, onClose }: { document: DocumentIt
         Déplacer « {name} »
       </DialogTitle>
       <DialogContent sx={{ display: 'grid', gap: 1.5 }}>
-        <Breadcrumbs aria-label="Dossier choisi" sx={{ '& .MuiBreadcrumbs-li': { minWidth: 0, overflowWrap: 'anywhere' } }}>
+        <Breadcrumbs aria-label="Dossier choisi" separator="›" sx={{ '& .MuiBreadcrumbs-li': { minWidth: 0, overflowWrap: 'anywhere' } }}>
           {crumbs.map((crumb, index) =>
             index === crumbs.length - 1 ? (
               <Typography key={crumb.uuid ?? 'root'} aria-current="location" sx={{ fontWeight: 600 }}>

@@ -1,21 +1,23 @@
 import FileUploadOutlined from '@mui/icons-material/FileUploadOutlined';
 import Button from '@mui/material/Button';
 import { useRef } from 'react';
-import { visuallyHidden } from '../../../components/register/register-cells';
 import { DOCUMENT_ACCEPT } from '../../../components/documents/use-document-upload';
 
 /** « Importer des fichiers »: the system's file picker (several at once, the accepted formats). */
 export function UploadButton({ onFiles, variant = 'contained' }: { onFiles: (files: File[]) => void; variant?: 'contained' | 'outlined' | 'text' }) {
   const input = useRef<HTMLInputElement>(null);
   return (
-    <Button variant={variant} component="label" startIcon={<FileUploadOutlined />}>
-      Importer des fichiers
+    <>
+      <Button variant={variant} startIcon={<FileUploadOutlined />} onClick={() => input.current?.click()}>
+        Importer des fichiers
+      </Button>
+      {/* Hidden: the button opens it (a button holding an input would nest two controls). */}
       <input
         ref={input}
         type="file"
         multiple
+        hidden
         accept={DOCUMENT_ACCEPT}
-        style={visuallyHidden}
         onChange={(event) => {
           const files = Array.from(event.currentTarget.files ?? []);
           // Emptied at once: choosing the same file again must fire a change.
@@ -23,6 +25,6 @@ export function UploadButton({ onFiles, variant = 'contained' }: { onFiles: (fil
           if (files.length > 0) onFiles(files);
         }}
       />
-    </Button>
+    </>
   );
 }
