@@ -9,6 +9,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -113,18 +114,25 @@ function MoveDialogContent({ document, onMove, onClose }: { document: DocumentIt
                 const itself = folder.uuid === document.uuid;
                 const folderLabel = documentName(folder);
                 return (
-                  <ListItemButton key={folder.uuid} disabled={itself} onClick={() => open(folder.uuid)} aria-label={itself ? `${folderLabel} (le dossier déplacé)` : `Ouvrir ${folderLabel}`}>
-                    <ListItemIcon sx={{ minWidth: 36 }}>
-                      <FileKindIcon doc={folder} fontSize="small" />
-                    </ListItemIcon>
-                    <ListItemText primary={folderLabel} secondary={itself ? 'Le dossier déplacé' : undefined} sx={{ overflowWrap: 'anywhere' }} />
-                    {!itself && <ChevronRight fontSize="small" aria-hidden sx={{ color: 'action.active' }} />}
-                  </ListItemButton>
+                  <ListItem key={folder.uuid} disablePadding>
+                    <ListItemButton disabled={itself} onClick={() => open(folder.uuid)} aria-label={itself ? `${folderLabel} (le dossier déplacé)` : `Ouvrir ${folderLabel}`}>
+                      <ListItemIcon sx={{ minWidth: 36 }}>
+                        <FileKindIcon doc={folder} fontSize="small" />
+                      </ListItemIcon>
+                      <ListItemText primary={folderLabel} secondary={itself ? 'Le dossier déplacé' : undefined} sx={{ overflowWrap: 'anywhere' }} />
+                      {!itself && <ChevronRight fontSize="small" aria-hidden sx={{ color: 'action.active' }} />}
+                    </ListItemButton>
+                  </ListItem>
                 );
               })}
             </List>
           )}
         </Box>
+        {subfolders.length === PICKER_PAGE && (folders.data?.total ?? 0) > PICKER_PAGE && (
+          <Typography variant="body2" color="textSecondary">
+            Seuls les {PICKER_PAGE} premiers dossiers sont proposés ici.
+          </Typography>
+        )}
         {refusal && (
           <Alert severity="error" role="alert">
             {refusal}
