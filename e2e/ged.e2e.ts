@@ -69,6 +69,8 @@ const list = (page: Page) => page.getByRole('table', { name: /^(Contenu de|Résu
 const row = (page: Page, name: string) => list(page).getByRole('row', { name: new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
 
 async function rowMenu(page: Page, name: string, item: string) {
+  // Once the list has settled: a folder shown from the cache is asked again as it opens.
+  await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
   await page.getByRole('button', { name: `Actions pour ${name}`, exact: true }).click();
   await page.getByRole('menuitem', { name: item, exact: true }).click();
 }
@@ -251,6 +253,24 @@ describe('document management (/ged)', () => {
     await expect.poll(() => page.getByText('Document restauré').isVisible()).toBe(true);
     await dialog.getByRole('button', { name: 'Fermer' }).click();
     await expect.poll(() => page.getByRole('button', { name: `Voir photo ${stamp}.png`, exact: true }).count()).toBe(1);
+
+    // An expiry date ten days ahead: the orange chip, and « À renouveler » links to the folder.
+    const soon = new Date(Date.now() + 10 * 86_400_000);
+    const typed = `${String(soon.getDate()).padStart(2, '0')}${String(soon.getMonth() + 1).padStart(2, '0')}${soon.getFullYear()}`;
+    await rowMenu(page, `photo ${stamp}.png`, 'Date d’expiration');
+    dialog = page.getByRole('dialog', { name: `Date d’expiration de « photo ${stamp}.png »` });
+    // A desktop fetches the date pickers once idle (LazyDateField): the day is there to type in.
+    await dialog.getByRole('spinbutton', { name: 'Jour' }).click();
+    await page.keyboard.type(typed);
+    await settle(page);
+    await accessible(page);
+    await screenshot(page, 'ged-expiry-dialog');
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect.poll(() => row(page, `photo ${stamp}.png`).innerText()).toMatch(/Expire le \d+ \S+ \d{4}/);
+    const panel = page.getByRole('region', { name: 'À renouveler' });
+    await expect.poll(() => panel.getByRole('link', { name: `photo ${stamp}.png : ouvrir son dossier` }).getAttribute('href')).toMatch(/^\/ged\?parent=/);
+    await accessible(page);
+    await screenshot(page, 'ged-expiring');
 
     // A folder that is not empty asks again; then it goes, and the administrator deletes it for good.
     await crumbs.getByRole('link', { name: ROOT }).click();

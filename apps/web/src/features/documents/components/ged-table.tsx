@@ -13,7 +13,7 @@ export const GED_COLUMNS: readonly RegisterColumn<DocumentItem>[] = [
     label: 'Nom',
     hideOnMobile: true,
     render: (doc) => (
-      <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
+      <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', verticalAlign: 'middle', gap: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
         <FileKindIcon doc={doc} fontSize="small" sx={{ flexShrink: 0 }} aria-hidden />
         {documentName(doc)}
       </Box>
