@@ -89,3 +89,13 @@ export const RecoveryPasswordBodySchema = z
   )
   .refine(samePasswords, NOT_SAME);
 export type RecoveryPasswordBody = z.infer<typeof RecoveryPasswordBodySchema>;
+
+/** The account page's password change: the current password, then the new one twice. */
+export const ChangePasswordFormSchema = z
+  .object({
+    currentPassword: z.string({ error: 'Le mot de passe actuel est obligatoire' }).min(1, { error: 'Le mot de passe actuel est obligatoire' }).max(MAX_LENGTH.password),
+    ...newPasswordPair,
+  })
+  .refine(samePasswords, NOT_SAME)
+  .refine((body) => body.password !== body.currentPassword, { error: "Le nouveau mot de passe doit être différent de l'actuel", path: ['password'] });
+export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>;

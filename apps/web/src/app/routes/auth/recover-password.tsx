@@ -17,7 +17,7 @@ import { DocumentTitle } from '../../../components/document-title';
 import { FormTextField } from '../../../components/form/form-text-field';
 import { setServerFieldErrors } from '../../../components/form/server-errors';
 import { checkRecoveryLink, resetPassword } from '../../../features/auth/api/recovery';
-import { PasswordStrength } from '../../../features/auth/components/password-strength';
+import { PasswordStrength } from '../../../components/form/password-strength';
 import { ApiError } from '../../../lib/api-error';
 import { PublicShell } from '../../layouts/public-shell';
 
