@@ -30,6 +30,7 @@ export const routes: RouteObject[] = [
           { path: 'recover/password', lazy: lazyComponent(() => import('./routes/auth/recover-password')) },
           { path: 'recover/confirmation', lazy: lazyComponent(() => import('./routes/auth/recover-confirmation')) },
           { path: 'signup', lazy: lazyComponent(() => import('./routes/auth/signup')) },
+          { path: 'cgu', lazy: lazyComponent(() => import('./routes/auth/cgu')) },
         ],
       },
       {
