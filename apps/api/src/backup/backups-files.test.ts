@@ -309,7 +309,7 @@ describe('a backup of the embedded database', () => {
     const entries = await archiveEntries(taken.file);
     expect(entries.filter((e) => e.name.startsWith('files/'))).toEqual([]);
     expect(JSON.parse(entries.at(-1)!.data.toString('utf8'))).toMatchObject({ storage: 's3', storedFiles: 0 });
-    expect(describeBackupFiles(taken)[0]).toMatch(/dans le bucket S3 \(S3_BUCKET\), pas dans cette sauvegarde/);
+    expect(describeBackupFiles(taken)).toEqual(['  Fichiers déposés : dans le bucket S3 (S3_BUCKET), pas dans cette sauvegarde ; la gestion des versions (ou la réplication) du bucket les protège.']);
     // Restored as format 1 is (below): DATA_DIR/media left as it is.
     expect((await readBackupFile(taken.file)).storedFiles).toBeNull();
   });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExplainedError } from '../lib/explained-error.js';
-import { BACKUP_KINDS, type BackupKind, fileStamp, isDailyBackupDue, listBackups, pruneBackups, readBackupFile } from './backups.js';
+import { BACKUP_KINDS, type BackupKind, describeBackupFiles, fileStamp, formatStoredFiles, isDailyBackupDue, listBackups, pruneBackups, readBackupFile } from './backups.js';
 import { insertionPlan } from './import-to-postgres.js';
 import { entryChunks, MAX_ENTRY_SIZE, readEntry, readTarEntries, TarWriter } from './tar.js';
 
@@ -60,6 +60,17 @@ describe('backup files', () => {
     // Sizes read as the documents' (contract's formatFileSize), e.g. « 1,5 Ko ».
     expect(formatFileSize(1536)).toBe('1,5\u00a0Ko');
     expect(formatFileSize(3 * 1024 * 1024)).toBe('3\u00a0Mo');
+  });
+
+  it('say in French what they hold of the stored files', () => {
+    expect(formatStoredFiles(1, 77)).toBe('1 fichier (77\u00a0octets)');
+    expect(formatStoredFiles(1234, 3 * 1024 * 1024)).toBe('1\u202f234 fichiers (3\u00a0Mo)');
+    expect(describeBackupFiles({ storage: 'local', storedFiles: 0, storedBytes: 0, missingFiles: [] })).toEqual(['  Fichiers déposés : aucun.']);
+    const keys = Array.from({ length: 7 }, (_, i) => `org/${i}`);
+    expect(describeBackupFiles({ storage: 'local', storedFiles: 2, storedBytes: 1536, missingFiles: keys })).toEqual([
+      '  Fichiers déposés : 2 fichiers (1,5\u00a0Ko), copiés de DATA_DIR/media.',
+      '  Attention : 7 fichiers enregistrés dans la base étaient introuvables dans DATA_DIR/media (supprimés pendant la sauvegarde ?) : org/0, org/1, org/2, org/3, org/4…',
+    ]);
   });
 
   it('keep the last 7 daily and the last 3 pre-migration backups, and every manual one', () => {

@@ -196,7 +196,14 @@ export function storedFilePath(media: string, key: string): string {
  * Null when it is nowhere: removed after the snapshot (a deletion, the trash's purge).
  */
 async function openRecordedFile(media: string, key: string): Promise<{ handle: FileHandle; size: number; mtime: Date } | null> {
-  for (const file of [storedFilePath(media, key), storedFilePath(media, `tmp/${key}`), storedFilePath(media, key)]) {
+  let places: string[];
+  try {
+    places = [storedFilePath(media, key), storedFilePath(media, `tmp/${key}`), storedFilePath(media, key)];
+  } catch {
+    // Not a key the storage could have written (a row typed by hand): no file to look for.
+    return null;
+  }
+  for (const file of places) {
     let handle: FileHandle;
     try {
       handle = await open(file, 'r');
@@ -281,9 +288,13 @@ export function formatStoredFiles(count: number, bytes: number): string {
 /** What npm run backup says about the stored files of a backup it wrote. */
 export function describeBackupFiles(summary: StoredFilesSummary): string[] {
   if (summary.storage === 's3') {
-    return ['  Fichiers déposés : dans le bucket S3 (S3_BUCKET), pas dans cette sauvegarde : ils sont protégés par la gestion des versions (ou la réplication) du bucket.'];
+    return ['  Fichiers déposés : dans le bucket S3 (S3_BUCKET), pas dans cette sauvegarde ; la gestion des versions (ou la réplication) du bucket les protège.'];
   }
-  const lines = [`  Fichiers déposés : ${formatStoredFiles(summary.storedFiles, summary.storedBytes)}, copiés de DATA_DIR/media.`];
+  const lines = [
+    summary.storedFiles === 0
+      ? '  Fichiers déposés : aucun.'
+      : `  Fichiers déposés : ${formatStoredFiles(summary.storedFiles, summary.storedBytes)}, copiés de DATA_DIR/media.`,
+  ];
   const missing = summary.missingFiles.length;
   if (missing > 0) {
     const keys = `${summary.missingFiles.slice(0, 5).join(', ')}${missing > 5 ? '…' : ''}`;
