@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { ExplainedError } from '../lib/explained-error.js';
 import { BACKUP_KINDS, type BackupKind, describeBackupFiles, fileStamp, formatStoredFiles, isDailyBackupDue, listBackups, pruneBackups, readBackupFile } from './backups.js';
 import { insertionPlan } from './import-to-postgres.js';
+import { isMountPoint } from './restore.js';
+import { assertNoInterruptedRestore, writeRestoreMarker } from './restore-marker.js';
 import { entryChunks, MAX_ENTRY_SIZE, readEntry, readTarEntries, TarWriter } from './tar.js';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'flotte-backups-'));
@@ -158,6 +160,32 @@ describe('backup files', () => {
     const incomplete = await tarFile([{ name: 'flotte-backup.json', data: Buffer.from('{}') }], path.join(dir, 'incomplete.tar'));
     await expect(readBackupFile(incomplete)).rejects.toThrow(/il y manque pglite\/pgdata\.tar\.gz/);
     await expect(readBackupFile(path.join(dir, 'absent.tar'))).rejects.toThrow(/Sauvegarde introuvable/);
+  });
+});
+
+describe('a restore', () => {
+  it('knows a mounted media folder, which it cannot swap (a link can be)', () => {
+    const dir = tmp();
+    mkdirSync(path.join(dir, 'media'));
+    expect(isMountPoint(path.join(dir, 'media'))).toBe(false);
+    expect(isMountPoint(path.join(dir, 'absent'))).toBe(false);
+    // /proc is its own file system on Linux.
+    if (process.platform === 'linux') expect(isMountPoint('/proc')).toBe(true);
+  });
+
+  it('interrupted, names the media folder set aside as well as the database', () => {
+    const dataDir = tmp();
+    expect(() => assertNoInterruptedRestore(dataDir)).not.toThrow();
+    writeRestoreMarker(dataDir, {
+      backup: '/b/flotte.tar',
+      previous: path.join(dataDir, 'pglite.avant-restauration-X'),
+      previousMedia: path.join(dataDir, 'media.avant-restauration-X'),
+      startedAt: new Date().toISOString(),
+    });
+    expect(() => assertNoInterruptedRestore(dataDir)).toThrow(
+      `Les fichiers déposés d'avant la restauration sont intacts : dans ${path.join(dataDir, 'media.avant-restauration-X')}, ou encore dans ${path.join(dataDir, 'media')} si la restauration s'est arrêtée avant de les déplacer.`,
+    );
+    expect(() => assertNoInterruptedRestore(dataDir)).toThrow(/npm run restore -- \/b\/flotte\.tar/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -55,6 +55,19 @@ async function writeAll(out: FileHandle, chunk: Buffer): Promise<void> {
   for (let done = 0; done < chunk.length; ) done += (await out.write(chunk, done, chunk.length - done)).bytesWritten;
 }
 
+/**
+ * Whether a folder is the root of another file system than its parent's (a volume mounted as
+ * DATA_DIR/media, decision 019): it cannot be renamed, and a folder cannot be renamed onto it.
+ * A symbolic link is not: the link itself is what a rename moves.
+ */
+export function isMountPoint(dir: string): boolean {
+  try {
+    return lstatSync(dir).dev !== lstatSync(path.dirname(path.resolve(dir))).dev;
+  } catch {
+    return false;
+  }
+}
+
 /** A folder moved aside, or null when there was none; an empty one is simply removed. */
 function moveAside(dir: string, aside: string): string | null {
   if (!existsSync(dir)) return null;
@@ -87,6 +100,15 @@ export async function restoreBackup(
   const mediaStaging = path.join(dataDir, `media.restauration-${stamp}`);
   for (const folder of [staging, mediaStaging]) {
     if (existsSync(folder)) throw new ExplainedError(`${folder} existe déjà : attendez une seconde, puis relancez.`);
+  }
+  if (backup.storedFiles && isMountPoint(media)) {
+    throw new ExplainedError(
+      [
+        `${media} est un volume monté : la restauration ne peut pas le remplacer par les fichiers déposés de la sauvegarde. Rien n'a été modifié.`,
+        `Restaurez dans un autre dossier (DATA_DIR=/tmp/restauration npm run restore -- ${backup.file}),`,
+        `puis remplacez la base (${dir}) et le contenu de ${media} par ceux de ce dossier, serveur arrêté. Voir docs/operations.md.`,
+      ].join('\n'),
+    );
   }
 
   let counts: RowCounts;
