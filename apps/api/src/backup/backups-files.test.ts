@@ -1,5 +1,5 @@
 import { formatFileSize } from '@flotte/contract';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -314,11 +314,21 @@ describe('a backup of the embedded database', () => {
     expect((await readBackupFile(taken.file)).storedFiles).toBeNull();
   });
 
-  it('names a recorded file missing from the media folder', async () => {
+  it('names a recorded file missing from the media folder, and removes abandoned partial backups', async () => {
     const key = `${org}/00000000-0000-4000-8000-000000000004`;
     await withTenant(t.database.db, org, (tx) => tx.insert(storedFiles).values({ key, organizationUuid: org, sizeBytes: 3 }));
+    // What a crash in the middle of a backup left behind, and a backup another call is writing.
+    const backups = path.join(dataDir, 'backups');
+    const abandoned = path.join(backups, '.flotte-2026-11-20_03-00-00Z-quotidienne.tar.partial');
+    const writing = path.join(backups, '.flotte-2026-11-26_03-00-00Z-quotidienne.tar.partial');
+    writeFileSync(abandoned, 'x');
+    utimesSync(abandoned, new Date(Date.now() - 3600_000), new Date(Date.now() - 3600_000));
+    writeFileSync(writing, 'x');
     try {
       const taken = await backupPglite(t.database.pglite!, dataDir, 'manual');
+      expect(existsSync(abandoned)).toBe(false);
+      expect(existsSync(writing)).toBe(true);
+      rmSync(writing);
       expect(taken).toMatchObject({ storedFiles: 4, missingFiles: [key] });
       expect(describeBackupFiles(taken)[1]).toBe(`  Attention : 1 fichier enregistré dans la base était introuvable dans DATA_DIR/media (supprimé pendant la sauvegarde ?) : ${key}`);
       const read = await readBackupFile(taken.file);
