@@ -26,7 +26,7 @@ runCommand(async () => {
   if (backup.storedFiles && backup.storedFiles.length > 0) {
     const bytes = backup.storedFiles.reduce((sum, file) => sum + file.entry.size, 0);
     say(`Fichiers déposés de la sauvegarde (${formatStoredFiles(backup.storedFiles.length, bytes)}) : non copiés par cette commande.`);
-    say(`  Sur la même machine, le serveur PostgreSQL les retrouve dans ${config.dataDir}/media (ou mettez-les dans le bucket S3_BUCKET).`);
+    say(`  Sur la même machine, FlotteAssur sur PostgreSQL les retrouve dans ${config.dataDir}/media (ou copiez-les dans le bucket S3_BUCKET).`);
     say(`  Ailleurs, extrayez-les de la sauvegarde : mkdir -p DATA_DIR/media && tar -xf ${backup.file} -C DATA_DIR/media --strip-components=1 files/`);
   }
   say(`Démarrez FlotteAssur sur PostgreSQL : DATABASE_URL=… APP_SECRET=… npm start (voir README.md).`);
