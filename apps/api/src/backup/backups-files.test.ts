@@ -19,7 +19,7 @@ import { restoreBackup, unpackStoredFiles } from './restore.js';
 import { readEntry, readTarEntries, TarWriter } from './tar.js';
 
 /**
- * Backups with the stored files (decision 031): a backup of a PGlite database whose documents were
+ * Backups with the stored files (decision 032): a backup of a PGlite database whose documents were
  * uploaded holds their bytes, a restore into another DATA_DIR serves them again, and an archive
  * whose files do not match what it announces is refused before anything changes.
  */

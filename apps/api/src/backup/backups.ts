@@ -12,7 +12,7 @@ import { assertValidKey } from '../platform/storage/storage.js';
 import { readEntry, readTarEntries, type TarEntry, TarWriter } from './tar.js';
 
 /**
- * Backups of the embedded database and of its stored files (docs/operations.md, decisions 009, 031).
+ * Backups of the embedded database and of its stored files (docs/operations.md, decisions 009, 032).
  *
  * A backup is one plain tar file in DATA_DIR/backups, named with its UTC date and time and its kind:
  *   flotte-2026-11-25_10-30-00Z-manuelle.tar
