@@ -105,10 +105,11 @@ describe('Médiathèque page', () => {
     expect(await screen.findByText('4 fichiers')).toBeInTheDocument();
     const first = await card('Photo du dépôt.jpg');
     expect(within(first).getByText('Photo du dépôt.jpg')).toHaveAttribute('title', 'Photo du dépôt.jpg');
-    expect(within(first).getByText('1,2 Mo · 20/11/2026')).toBeInTheDocument();
+    expect(within(first).getByText('1,2 Mo')).toBeInTheDocument();
+    expect(within(first).getByText('Ajouté le 20/11/2026')).toBeInTheDocument();
     expect(within(await card('Rayure.webp')).getByLabelText('Véhicule : AB-123-CD')).toHaveTextContent('AB-123-CD');
     expect(within(await card('Permis.pdf')).getByText('Conducteur supprimé')).toBeInTheDocument();
-    expect(within(await card('Flotte.csv')).getByText('512 octets · 20/11/2026')).toBeInTheDocument();
+    expect(within(await card('Flotte.csv')).getByText('512 octets')).toBeInTheDocument();
     expect(listQueries(calls)).toEqual([{ page: '1', limit: '24' }]);
   });
 

@@ -51,9 +51,14 @@ export function MediaCard({ file, onOpen, onDownload }: MediaCardProps) {
       </CardActionArea>
       <Box sx={{ display: 'grid', gap: 0.75, px: 1.5, pt: 0.25, pb: 1, mt: 'auto', minWidth: 0 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
-          <Typography variant="caption" color="textSecondary" noWrap sx={{ flex: 1, minWidth: 0 }}>
-            {file.size !== null ? formatFileSize(file.size) : ''} · {formatDate(file.createdAt)}
-          </Typography>
+          <Box sx={{ flex: 1, minWidth: 0, display: 'grid' }}>
+            <Typography variant="caption" color="textSecondary" noWrap>
+              {file.size !== null ? formatFileSize(file.size) : ''}
+            </Typography>
+            <Typography variant="caption" color="textSecondary" noWrap>
+              Ajouté le {formatDate(file.createdAt)}
+            </Typography>
+          </Box>
           <IconButton size="small" edge="end" aria-label={`${MEDIA_TEXTS.download} ${name}`} title={MEDIA_TEXTS.download} onClick={() => onDownload(file)}>
             <FileDownloadOutlined fontSize="small" />
           </IconButton>
