@@ -9,6 +9,7 @@ import { drivers } from '../../db/schema/drivers.js';
 import { readSystem } from '../../db/scope.js';
 import { createDrivers, createOrganization, createSinisters, createUser, createVehicules, linkUser } from '../../seed/factories.js';
 import { type MultipartPart, multipartFiles } from '../../../test/multipart.js';
+import { createS3TestStorage, type TestStorage } from '../../../test/storage.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 import { purgeExpiredTrash } from './documents.service.js';
 import { thumbnailKeyOf } from './thumbnails.js';
@@ -280,6 +281,26 @@ describe('thumbnails (GET /api/document/{uuid}/thumbnail)', () => {
     expect(await sharp(webp.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 64, height: 48 });
   });
 
+  it('makes one of an HEIC photo its libvips can decode, and answers 415 for one it cannot (an iPhone’s HEVC)', async () => {
+    // An AV1-coded image in an HEIC container: what the prebuilt libvips decodes.
+    const readable = Buffer.from(await picture(640, 480).heif({ compression: 'av1' }).toBuffer());
+    readable.write('heic', 8, 'latin1');
+    // A HEIC header over what no decoder reads: what an HEVC photo is to the prebuilt libvips.
+    const unreadable = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic\0\0\0\0mif1heic', 'latin1'), Buffer.alloc(200, 7)]);
+    const [photo, iphone] = await upload(member, '/api/document/upload', [
+      { name: 'lisible.heic', content: readable },
+      { name: 'iphone.heic', content: unreadable },
+    ]);
+    expect([photo!.type, iphone!.type]).toEqual(['image/heic', 'image/heic']);
+    const made = await thumbnail(member, photo!.uuid);
+    expect(made.statusCode, made.body).toBe(200);
+    expect(await sharp(made.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 320, height: 240 });
+    const refused = await thumbnail(member, iphone!.uuid);
+    expect(refused.statusCode).toBe(415);
+    expect(refused.json().message).toBe('Pas de miniature pour la photo HEIC « iphone.heic » : téléchargez-la pour la voir.');
+    for (const file of [photo!, iphone!]) expect((await t.as(member, { method: 'DELETE', url: `/api/document/${file.uuid}` })).statusCode).toBe(204);
+  });
+
   it('answers 415 for a PDF or a spreadsheet, 422 for an image it cannot read, never a 5xx, and keeps nothing', async () => {
     for (const name of ['constat.pdf', 'planning équipe.csv']) {
       const response = await thumbnail(member, files.get(name)!.uuid);
@@ -329,5 +350,52 @@ describe('thumbnails (GET /api/document/{uuid}/thumbnail)', () => {
     expect(await purgeExpiredTrash({ db: t.database.db, storage: t.app.storage }, (fn) => readSystem(t.database.db, fn))).toBe(1);
     expect(await t.app.storage.exists(keys[1]!)).toBe(false);
     expect(await names('search=purger')).toEqual([]);
+  });
+});
+
+describe('thumbnails on S3 (s3rver)', () => {
+  let s3: TestStorage;
+  let onS3: TestContext;
+  beforeAll(async () => {
+    s3 = await createS3TestStorage();
+    const config = s3.config as Extract<TestStorage['config'], { kind: 's3' }>;
+    onS3 = await createTestApp({
+      S3_BUCKET: config.bucket,
+      S3_ENDPOINT: config.endpoint!,
+      S3_ACCESS_KEY_ID: config.credentials!.accessKeyId,
+      S3_SECRET_ACCESS_KEY: config.credentials!.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    await onS3.seed(async (tx) => {
+      const org = await createOrganization(tx, { title: 'Transports S3' });
+      const user = await createUser(tx, { email: 'admin@s3.fr', roles: ['ADMIN'] });
+      await linkUser(tx, org.uuid, user.uuid);
+    });
+  });
+  afterAll(async () => {
+    await onS3?.close();
+    await s3?.close();
+  });
+
+  it('keeps the thumbnail in the bucket under its derived key, nothing temporary left, and removes it with the purge', async () => {
+    const token = await onS3.login('admin@s3.fr');
+    const sent = await onS3.as(token, { method: 'POST', url: '/api/document/upload', ...multipart([{ name: 'photo.jpg', content: JPEG }]) });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const uuid = sent.json<{ data: Item[] }>().data[0]!.uuid;
+    const made = await onS3.as(token, { method: 'GET', url: `/api/document/${uuid}/thumbnail` });
+    expect(made.statusCode, made.body).toBe(200);
+    const keys = async (prefix: string) => {
+      const found: string[] = [];
+      for await (const object of s3.storage.list(prefix)) found.push(object.key);
+      return found;
+    };
+    const [key] = await keys('thumbnails/');
+    expect(key).toMatch(/^thumbnails\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.webp$/);
+    const again = await onS3.as(token, { method: 'GET', url: `/api/document/${uuid}/thumbnail` });
+    expect(again.rawPayload.equals(made.rawPayload)).toBe(true);
+    expect(await keys('tmp/')).toEqual([]);
+    expect((await onS3.as(token, { method: 'DELETE', url: `/api/document/${uuid}` })).statusCode).toBe(204);
+    expect((await onS3.as(token, { method: 'DELETE', url: `/api/document/${uuid}/permanent` })).statusCode).toBe(204);
+    expect(await keys('thumbnails/')).toEqual([]);
   });
 });
