@@ -1,4 +1,4 @@
-import { MEDIA_ENTITIES, MEDIA_KINDS, type MediaEntityFilter, type MediaItem, type MediaKind } from '@flotte/contract';
+import type { MediaEntityFilter, MediaItem, MediaKind } from '@flotte/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import type { PreviewedDocument } from '../../../components/documents/document-preview-dialog';
@@ -13,7 +13,7 @@ import { MEDIA_PAGE_SIZE, mediaPageQuery } from '../../../features/media/api/med
 import { MediaFilters } from '../../../features/media/components/media-filters';
 import { MediaGrid } from '../../../features/media/components/media-grid';
 import { MediaPageHeader } from '../../../features/media/components/media-page-header';
-import { MEDIA_TEXTS as TEXTS } from '../../../features/media/utils/media-texts';
+import { ENTITY_CHOICES, KIND_CHOICES, MEDIA_TEXTS as TEXTS } from '../../../features/media/utils/media-texts';
 import { ApiError } from '../../../lib/api-error';
 
 // The preview (an image or a PDF through a blob URL) comes with the first click on a file.
@@ -22,7 +22,8 @@ const DocumentPreviewDialog = lazyComponent(() => import('../../../components/do
 const SORT = ['createdAt'] as const;
 const FILTERS = { kind: '', entity: '' };
 
-const oneOf = <T extends string>(values: readonly T[], value: string): T | undefined => ((values as readonly string[]).includes(value) ? (value as T) : undefined);
+/** The URL's value when it is one of the choices (a link from elsewhere may hold anything). */
+const oneOf = <T extends string>(choices: readonly { value: T }[], value: string): T | undefined => choices.find((choice) => choice.value === value)?.value;
 
 /**
  * /media (issue 14): the organization's media library, every file of the GED whatever its folder
@@ -30,8 +31,8 @@ const oneOf = <T extends string>(values: readonly T[], value: string): T | undef
  */
 export default function MediaRoute() {
   const params = useListSearchParams({ sortColumns: SORT, defaultSort: '-createdAt', filters: FILTERS });
-  const kind = oneOf<MediaKind>(MEDIA_KINDS, params.filters.kind);
-  const entity = oneOf<MediaEntityFilter>(MEDIA_ENTITIES, params.filters.entity);
+  const kind = oneOf<MediaKind>(KIND_CHOICES, params.filters.kind);
+  const entity = oneOf<MediaEntityFilter>(ENTITY_CHOICES, params.filters.entity);
   const list = useQuery(mediaPageQuery({ kind, entity, search: params.search, page: params.page }));
   const [previewed, setPreviewed] = useState<PreviewedDocument | null>(null);
   const open = useCallback((file: MediaItem) => setPreviewed({ uuid: file.uuid, name: documentName(file), type: file.type }), []);
