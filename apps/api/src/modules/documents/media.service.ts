@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { formatPlate, type MediaEntity, type MediaItem, THUMBNAIL_SIZE } from '@flotte/contract';
 import type { Database } from '../../db/client.js';
@@ -70,7 +70,8 @@ export async function thumbnail(
   const row = await readTenant(deps.db, organizationUuid, (tx) => repo.findLive(tx, uuid));
   if (!row || row.kind !== 'file' || !row.fileKey || !row.mediaType) throw new NotFoundError(NOT_FOUND);
   if (!row.mediaType.startsWith('image/')) throw new AppError(415, 'Ce document n’est pas une image : il n’a pas de miniature.');
-  const etag = `"${row.fileKey.split('/').pop()}-${THUMBNAIL_SIZE}"`;
+  // Not the storage key itself: a digest of it and of the thumbnail's size.
+  const etag = `"${createHash('sha256').update(`${row.fileKey}:${THUMBNAIL_SIZE}`).digest('base64url').slice(0, 22)}"`;
   const name = `${row.name.replace(/\.[^.]*$/, '')}.webp`;
   if (options.isFresh(etag)) return { name, etag, body: null, size: 0 };
   const key = thumbnailKeyOf(row.fileKey);
