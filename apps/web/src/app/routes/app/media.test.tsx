@@ -106,7 +106,7 @@ describe('Médiathèque page', () => {
     const first = await card('Photo du dépôt.jpg');
     expect(within(first).getByText('Photo du dépôt.jpg')).toHaveAttribute('title', 'Photo du dépôt.jpg');
     expect(within(first).getByText('1,2 Mo')).toBeInTheDocument();
-    expect(within(first).getByText('Ajouté le 20/11/2026')).toBeInTheDocument();
+    expect(within(first).getByTitle('Ajouté le 20/11/2026')).toHaveTextContent('Ajouté le 20/11/2026');
     expect(within(await card('Rayure.webp')).getByLabelText('Véhicule : AB-123-CD')).toHaveTextContent('AB-123-CD');
     expect(within(await card('Permis.pdf')).getByText('Conducteur supprimé')).toBeInTheDocument();
     expect(within(await card('Flotte.csv')).getByText('512 octets')).toBeInTheDocument();

@@ -55,8 +55,12 @@ export function MediaCard({ file, onOpen, onDownload }: MediaCardProps) {
             <Typography variant="caption" color="textSecondary" noWrap>
               {file.size !== null ? formatFileSize(file.size) : ''}
             </Typography>
-            <Typography variant="caption" color="textSecondary" noWrap>
-              Ajouté le {formatDate(file.createdAt)}
+            <Typography variant="caption" color="textSecondary" noWrap title={`Ajouté le ${formatDate(file.createdAt)}`}>
+              {/* A phone's card has room for the date alone. */}
+              <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+                Ajouté le{' '}
+              </Box>
+              {formatDate(file.createdAt)}
             </Typography>
           </Box>
           <IconButton size="small" edge="end" aria-label={`${MEDIA_TEXTS.download} ${name}`} title={MEDIA_TEXTS.download} onClick={() => onDownload(file)}>

@@ -15,10 +15,10 @@ import { MediaCard } from './media-card';
 const GRID = {
   listStyle: 'none',
   m: 0,
-  p: { xs: 1.5, sm: 2 },
+  p: { xs: 1, sm: 2 },
   display: 'grid',
   gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(auto-fill, minmax(190px, 1fr))' },
-  gap: { xs: 1.5, sm: 2 },
+  gap: { xs: 1, sm: 2 },
 } as const;
 
 export type MediaGridProps = {
