@@ -26,7 +26,11 @@ export const routes: RouteObject[] = [
           { index: true, lazy: lazyComponent(() => import('./routes/auth/login')) },
           { path: 'refresh', lazy: lazyComponent(() => import('./routes/auth/refresh')) },
           { path: 'recover', lazy: lazyComponent(() => import('./routes/auth/recover')) },
+          { path: 'recover/email', lazy: lazyComponent(() => import('./routes/auth/recover-email')) },
+          { path: 'recover/password', lazy: lazyComponent(() => import('./routes/auth/recover-password')) },
+          { path: 'recover/confirmation', lazy: lazyComponent(() => import('./routes/auth/recover-confirmation')) },
           { path: 'signup', lazy: lazyComponent(() => import('./routes/auth/signup')) },
+          { path: 'cgu', lazy: lazyComponent(() => import('./routes/auth/cgu')) },
         ],
       },
       {
@@ -40,6 +44,7 @@ export const routes: RouteObject[] = [
           { path: 'sinisters', lazy: lazyComponent(() => import('./routes/app/sinisters')) },
           { path: 'ged', lazy: lazyComponent(() => import('./routes/app/ged')) },
           { path: 'parameters', lazy: lazyComponent(() => import('./routes/app/parameters')) },
+          { path: 'media', lazy: lazyComponent(() => import('./routes/app/media')) },
         ],
       },
       // The root layout (./layouts/root-layout) mounts here with /root/spaces in its own issue.

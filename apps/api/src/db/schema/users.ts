@@ -17,6 +17,9 @@ export const users = pgTable(
     phone: text(),
     currentOrganizationUserUuid: uuid().references((): AnyPgColumn => organizationUsers.uuid, { onDelete: 'set null' }),
     currentEnvironmentUserUuid: uuid().references((): AnyPgColumn => environmentUsers.uuid, { onDelete: 'set null' }),
+    /** The terms of use (CGU) the user accepted last: their version and when (issue 15). */
+    cguAcceptedVersion: text(),
+    cguAcceptedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -38,4 +41,24 @@ export const refreshTokens = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('refresh_tokens_family_idx').on(t.family), index('refresh_tokens_user_idx').on(t.userUuid)],
+);
+
+/**
+ * One-time links of account recovery (/recover/password?token=…): only the token's SHA-256 is
+ * kept; single use (used_at), valid one hour. A user's data, not an organization's: reached in
+ * system scope only, like the refresh tokens.
+ */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    uuid: uuid().primaryKey().defaultRandom(),
+    userUuid: uuid()
+      .notNull()
+      .references(() => users.uuid, { onDelete: 'cascade' }),
+    tokenHash: text().notNull().unique(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('password_reset_tokens_user_idx').on(t.userUuid)],
 );
