@@ -81,3 +81,11 @@ export const DEFAULT_CLAIM_FREQUENCY_PERCENTAGE = 20;
 export const LIMIT_PERCENTAGE_MAX = 1000;
 /** A limit shows orange within this many points below it, red above it. */
 export const LIMIT_WARNING_POINTS = 10;
+
+// The document management (decision 030), here rather than in documents.ts: the web's file kinds and
+// the GED read them without the schemas (and what they import) in a page's first load.
+/** Days a deleted document stays in the trash before it is purged. */
+export const DOCUMENT_TRASH_DAYS = 30;
+
+/** Documents expiring within this many days are shown to the user ahead (a green card, a licence…). */
+export const DOCUMENT_EXPIRY_NOTICE_DAYS = 30;

@@ -1,4 +1,5 @@
 import { PaginationQuerySchema, pageSchema, QueryBooleanSchema } from './common.js';
+import { DOCUMENT_EXPIRY_NOTICE_DAYS } from './constants.js';
 import { DOCUMENT_NAME_MAX, documentNameIssue } from './document-names.js';
 import { isoDate, queryInteger, SearchSchema, UuidSchema } from './primitives.js';
 import { z } from './zod.js';
@@ -10,9 +11,6 @@ import { z } from './zod.js';
 
 export const DOCUMENT_KINDS = ['folder', 'file'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
-
-/** Days a deleted document stays in the trash before it is purged. */
-export const DOCUMENT_TRASH_DAYS = 30;
 
 /** A folder or file name typed by a user: refused (never silently changed) when unusable. */
 export const DocumentNameSchema = z
@@ -90,9 +88,6 @@ export const DeleteDocumentQuerySchema = z.object({
 });
 
 export const TrashQuerySchema = PaginationQuerySchema;
-
-/** Documents expiring within this many days are shown to the user ahead (a green card, a licence…). */
-export const DOCUMENT_EXPIRY_NOTICE_DAYS = 30;
 
 /** `GET /api/document/expiring`: live documents whose expiry date is past or within `days`, soonest first. */
 export const ExpiringQuerySchema = PaginationQuerySchema.extend({
