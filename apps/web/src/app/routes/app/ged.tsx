@@ -12,19 +12,16 @@ import { DocumentTitle } from '../../../components/document-title';
 import { ancestorsQuery, documentName, gedPageQuery } from '../../../components/documents/documents-api';
 import { useDocumentUpload } from '../../../components/documents/use-document-upload';
 import { lazyComponent, useOpenedOnce } from '../../../components/lazy-component';
-import { ConfirmDialog } from '../../../components/register/confirm-dialog';
+import { LazyConfirmDialog } from '../../../components/register/lazy-confirm-dialog';
+import { OpenedOnce } from '../../../components/register/lazy-dialog';
 import { RegisterScreen, RegisterToolbar } from '../../../components/register/register-layout';
 import { RegisterTable } from '../../../components/register/register-table';
 import { SearchField } from '../../../components/register/search-field';
 import { useListQueryState } from '../../../components/register/use-register-list';
-import { DocumentNameDialog } from '../../../features/documents/components/document-name-dialog';
 import { PageDropZone } from '../../../features/documents/components/drop-zone';
 import { ExpiringPanel } from '../../../features/documents/components/expiring-panel';
-import { ExpiryDialog } from '../../../features/documents/components/expiry-dialog';
 import { GedBreadcrumb } from '../../../features/documents/components/ged-breadcrumb';
 import { GED_COLUMNS } from '../../../features/documents/components/ged-table';
-import { MoveDialog } from '../../../features/documents/components/move-dialog';
-import { TrashDialog } from '../../../features/documents/components/trash-dialog';
 import { UploadButton } from '../../../features/documents/components/upload-button';
 import { useGedActions } from '../../../features/documents/hooks/use-ged-actions';
 import { useGedParams } from '../../../features/documents/hooks/use-ged-params';
@@ -32,8 +29,13 @@ import { GED_ROOT_LABEL, GED_TITLE } from '../../../features/documents/utils/ged
 import { useCurrentUser } from '../../../lib/auth-store';
 import { isAdministrator } from '../../../lib/permissions';
 
-// The viewer comes with the first preview (a blob URL of the image or PDF).
+// The viewer comes with the first preview (a blob URL of the image or PDF), each dialog when first
+// opened: the page's first load is the list (issue 10).
 const DocumentPreviewDialog = lazyComponent(() => import('../../../components/documents/document-preview-dialog').then((module) => module.DocumentPreviewDialog));
+const DocumentNameDialog = lazyComponent(() => import('../../../features/documents/components/document-name-dialog').then((module) => module.DocumentNameDialog));
+const MoveDialog = lazyComponent(() => import('../../../features/documents/components/move-dialog').then((module) => module.MoveDialog));
+const ExpiryDialog = lazyComponent(() => import('../../../features/documents/components/expiry-dialog').then((module) => module.ExpiryDialog));
+const TrashDialog = lazyComponent(() => import('../../../features/documents/components/trash-dialog').then((module) => module.TrashDialog));
 
 export default function GedRoute() {
   const params = useGedParams();
@@ -128,30 +130,38 @@ export default function GedRoute() {
       </Box>
 
       {actions.newFolder.open && (
-      <DocumentNameDialog
-        open
-        title={`Nouveau dossier dans « ${folderName} »`}
-        label="Nom du dossier"
-        submitLabel="Créer"
-        onSubmit={actions.newFolder.submit}
-        onClose={actions.newFolder.close}
-      />
+        <OpenedOnce open onClose={actions.newFolder.close}>
+          <DocumentNameDialog
+            open
+            title={`Nouveau dossier dans « ${folderName} »`}
+            label="Nom du dossier"
+            submitLabel="Créer"
+            onSubmit={actions.newFolder.submit}
+            onClose={actions.newFolder.close}
+          />
+        </OpenedOnce>
       )}
       {actions.rename.document && (
-        <DocumentNameDialog
-          key={actions.rename.document.uuid}
-          open
-          title={`Renommer « ${documentName(actions.rename.document)} »`}
-          label="Nouveau nom"
-          initialName={documentName(actions.rename.document)}
-          submitLabel="Renommer"
-          onSubmit={(name) => actions.rename.submit(actions.rename.document!, name)}
-          onClose={actions.rename.close}
-        />
+        <OpenedOnce open onClose={actions.rename.close}>
+          <DocumentNameDialog
+            key={actions.rename.document.uuid}
+            open
+            title={`Renommer « ${documentName(actions.rename.document)} »`}
+            label="Nouveau nom"
+            initialName={documentName(actions.rename.document)}
+            submitLabel="Renommer"
+            onSubmit={(name) => actions.rename.submit(actions.rename.document!, name)}
+            onClose={actions.rename.close}
+          />
+        </OpenedOnce>
       )}
-      <MoveDialog document={actions.move.document} onMove={actions.move.submit} onClose={actions.move.close} />
-      <ExpiryDialog document={actions.expiry.document} onSave={actions.expiry.submit} onClose={actions.expiry.close} />
-      <ConfirmDialog
+      <OpenedOnce open={actions.move.document !== null} onClose={actions.move.close}>
+        <MoveDialog document={actions.move.document} onMove={actions.move.submit} onClose={actions.move.close} />
+      </OpenedOnce>
+      <OpenedOnce open={actions.expiry.document !== null} onClose={actions.expiry.close}>
+        <ExpiryDialog document={actions.expiry.document} onSave={actions.expiry.submit} onClose={actions.expiry.close} />
+      </OpenedOnce>
+      <LazyConfirmDialog
         open={deleting?.open ?? false}
         title={
           deleting?.recursive
@@ -167,7 +177,9 @@ export default function GedRoute() {
         onConfirm={() => (deleting ? actions.remove.confirm(deleting) : undefined)}
         onClose={actions.remove.close}
       />
-      <TrashDialog open={actions.trash.open} canPurge={canPurge} onClose={actions.trash.close} />
+      <OpenedOnce open={actions.trash.open} onClose={actions.trash.close}>
+        <TrashDialog open={actions.trash.open} canPurge={canPurge} onClose={actions.trash.close} />
+      </OpenedOnce>
       {previewOpened && (
         <Suspense fallback={null}>
           <DocumentPreviewDialog document={actions.preview.document && { uuid: actions.preview.document.uuid, name: documentName(actions.preview.document), type: actions.preview.document.type }} onClose={actions.preview.close} />
