@@ -85,7 +85,10 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         scriptSrc: ["'self'"],
         // MUI (emotion) injects its styles at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
+        // blob: the documents' previews and thumbnails, fetched with the bearer (decision 030).
+        imgSrc: ["'self'", 'data:', 'https:', 'blob:'],
+        // A PDF's preview is shown by the browser's viewer in a frame of a blob URL.
+        frameSrc: ["'self'", 'blob:'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
         frameAncestors: ["'none'"],

@@ -38,6 +38,19 @@ export const queryKeys = {
    */
   /** The organization's spreadsheet imports (features/imports): /parameters' history. */
   imports: { all: ['imports'] as const, list: () => ['imports', 'list'] as const },
+  /**
+   * The document management (components/documents, features/documents and media): folders' pages,
+   * breadcrumbs, the trash, what expires, a record's attachments. A write to any of them may change
+   * a register's `documents` field, so it also makes the three registers stale (invalidateDocuments).
+   */
+  documents: {
+    all: ['documents'] as const,
+    page: (query: object) => ['documents', 'page', query] as const,
+    ancestors: (parent: string) => ['documents', 'ancestors', parent] as const,
+    trash: (query: object) => ['documents', 'trash', query] as const,
+    expiring: (query: object) => ['documents', 'expiring', query] as const,
+    attachments: (entity: string, uuid: string) => ['documents', 'attachments', entity, uuid] as const,
+  },
   dashboard: {
     all: ['dashboard'] as const,
     config: () => ['dashboard', 'config'] as const,

@@ -1,6 +1,4 @@
 import {
-  CSRF_HEADER,
-  CSRF_HEADER_VALUE,
   type ImportCommitBody,
   type ImportCounts,
   type ImportEntity,
@@ -12,56 +10,18 @@ import {
   ImportListSchema,
 } from '@flotte/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, isErrorEnvelope, refreshSession } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { apiDownload, saveFile } from '../../../lib/api-download';
 import { invalidateAfterWrite, queryKeys, type RegisterName } from '../../../lib/query-keys';
-import { ApiError } from '../../../lib/api-error';
-import { authStore } from '../../../lib/auth-store';
+import { apiUpload } from '../../../lib/api-upload';
 
 // The import API (issue 13, decision on imports): preview (the file, uploaded with its percent),
 // validate, commit, revert. Answers are typed by the contract; the server checks them.
 
-const UPLOAD_FAILED = "Le fichier n'a pas pu être envoyé. Vérifiez votre connexion puis réessayez.";
-
-function sendFile(path: string, file: File, onProgress: (percent: number) => void): Promise<{ status: number; body: unknown }> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', path);
-    xhr.withCredentials = true;
-    xhr.setRequestHeader('accept', 'application/json');
-    xhr.setRequestHeader(CSRF_HEADER, CSRF_HEADER_VALUE);
-    const token = authStore.getState().token;
-    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(Math.min(100, Math.round((event.loaded / event.total) * 100)));
-    };
-    xhr.onload = () => {
-      let body: unknown;
-      try {
-        body = xhr.responseText === '' ? null : JSON.parse(xhr.responseText);
-      } catch {
-        body = null;
-      }
-      resolve({ status: xhr.status, body });
-    };
-    xhr.onerror = () => reject(new ApiError(0, UPLOAD_FAILED, 'Network Error'));
-    const form = new FormData();
-    form.append('file', file, file.name);
-    xhr.send(form);
-  });
-}
-
 /** POST /api/import/{entity}/preview with the file; `onProgress` gets the upload's percent; `sheet`: the XLSX sheet to read. */
-export async function uploadImportFile(entity: ImportEntity, file: File, onProgress: (percent: number) => void, sheet?: string): Promise<ImportPreview> {
+export function uploadImportFile(entity: ImportEntity, file: File, onProgress: (percent: number) => void, sheet?: string): Promise<ImportPreview> {
   const path = `/api/import/${entity}/preview${sheet === undefined ? '' : `?sheet=${encodeURIComponent(sheet)}`}`;
-  let answer = await sendFile(path, file, onProgress);
-  if (answer.status === 401 && (await refreshSession())) answer = await sendFile(path, file, onProgress);
-  if (answer.status >= 200 && answer.status < 300) return answer.body as ImportPreview;
-  if (isErrorEnvelope(answer.body)) {
-    const { statusCode, error, message, details = [] } = answer.body;
-    throw new ApiError(statusCode, message, error, details);
-  }
-  throw new ApiError(answer.status, answer.status === 413 ? 'Le fichier dépasse 20 Mo.' : UPLOAD_FAILED);
+  return apiUpload<ImportPreview>(path, [file], { field: 'file', onProgress, tooLarge: 'Le fichier dépasse 20 Mo.' });
 }
 
 export const validateImport = (importId: string, body: ImportValidateBody) =>

@@ -8,6 +8,7 @@ import { authStore } from '../../../lib/auth-store';
 import { formatDateTime } from '../../../lib/format';
 import { queryKeys } from '../../../lib/query-keys';
 import { makeUser } from '../../../test/fixtures';
+import { fakeXhr } from '../../../test/fake-xhr';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/render';
 import { ImportDialog } from './import-dialog';
@@ -49,39 +50,6 @@ const validation: ImportValidation = {
   warnings: [],
   compare: null,
 };
-
-/** XMLHttpRequest as the upload uses it: reports 50 % then 100 %, answers `answer`. */
-function fakeXhr(reply: { status: number; body: unknown } | ((url: string) => { status: number; body: unknown })) {
-  const sent: FormData[] = [];
-  const urls: string[] = [];
-  class FakeXhr {
-    status = 0;
-    responseText = '';
-    withCredentials = false;
-    upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
-    onload: (() => void) | null = null;
-    onerror: (() => void) | null = null;
-    url = '';
-    open(_method: string, url: string) {
-      this.url = url;
-      urls.push(url);
-    }
-    setRequestHeader() {}
-    send(form: FormData) {
-      sent.push(form);
-      const answer = typeof reply === 'function' ? reply(this.url) : reply;
-      setTimeout(() => this.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 100 }), 0);
-      setTimeout(() => {
-        this.upload.onprogress?.({ lengthComputable: true, loaded: 100, total: 100 });
-        this.status = answer.status;
-        this.responseText = JSON.stringify(answer.body);
-        this.onload?.();
-      }, 300);
-    }
-  }
-  vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  return Object.assign(sent, { urls });
-}
 
 function renderDialog(routes: MockRoute[], entity: 'vehicule' | 'driver' = 'vehicule') {
   authStore.setSession('token', makeUser({ roles: ['USER'] }));
