@@ -23,7 +23,7 @@ import { showActionError } from '../register/register-actions';
 import { snackbar } from '../snackbar/snackbar';
 import { attachmentsQuery, detachDocument, documentName, downloadDocument, invalidateDocuments, restoreDocument, type AttachableEntity } from './documents-api';
 import { canPreview, expiryState, FileKindIcon } from './file-kind';
-import { useDocumentUpload } from './use-document-upload';
+import { DOCUMENT_ACCEPT, useDocumentUpload } from './use-document-upload';
 
 // The viewer (blob URL, PDF frame) is fetched when a file is first previewed.
 const DocumentPreviewDialog = lazyComponent(() => import('./document-preview-dialog').then((module) => module.DocumentPreviewDialog));
@@ -95,7 +95,7 @@ export function RecordDocuments({ entity, uuid, documents, readOnly = false }: R
       throw error;
     }
     setToRemove((current) => ({ ...current, open: false }));
-    invalidateDocuments(queryClient, entity);
+    invalidateDocuments(queryClient);
     snackbar.show({
       type: 'success',
       title: 'Fichier retiré',
@@ -104,7 +104,7 @@ export function RecordDocuments({ entity, uuid, documents, readOnly = false }: R
       undo: () =>
         void restoreDocument(file.uuid).then(
           () => {
-            invalidateDocuments(queryClient, entity);
+            invalidateDocuments(queryClient);
             snackbar.show({ type: 'success', title: 'Fichier rétabli', description: file.name });
           },
           (error: unknown) => showActionError(error),
@@ -116,7 +116,7 @@ export function RecordDocuments({ entity, uuid, documents, readOnly = false }: R
     try {
       await downloadDocument({ uuid: file.uuid, name: file.name });
     } catch (error) {
-      showActionError(error);
+      snackbar.show({ type: 'error', title: 'Téléchargement impossible', description: error instanceof Error && error.message ? error.message : undefined });
     }
   }
 
@@ -190,7 +190,7 @@ export function RecordDocuments({ entity, uuid, documents, readOnly = false }: R
               Prendre une photo
             </Button>
           )}
-          <input ref={filesInput} type="file" multiple hidden aria-hidden tabIndex={-1} onChange={(event) => void add(event)} />
+          <input ref={filesInput} type="file" multiple accept={DOCUMENT_ACCEPT} hidden aria-hidden tabIndex={-1} onChange={(event) => void add(event)} />
           {touch && <input ref={cameraInput} type="file" accept="image/*" capture="environment" hidden aria-hidden tabIndex={-1} onChange={(event) => void add(event)} />}
         </Box>
       )}

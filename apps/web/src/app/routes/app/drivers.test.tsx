@@ -195,7 +195,7 @@ describe('Conducteurs page', () => {
   });
 
   it('shows a driver with its documents', async () => {
-    mockFetch([listRoute()]);
+    mockFetch([listRoute(), { path: /^\/api\/driver\/[^/]+\/documents$/, body: { data: [] } }]);
     renderDrivers();
     const ui = userEvent.setup();
     await ui.click(await screen.findByRole('button', { name: 'Voir Élodie Écuyer' }));
