@@ -87,6 +87,9 @@ export function RecordDocuments({ entity, uuid, documents, readOnly = false }: R
     }
   }
 
+  // Told once the confirmation has faded out, so that « Annuler » stays within reach of screen readers.
+  const removed = useRef<Shown | null>(null);
+
   async function remove(file: Shown) {
     try {
       await detachDocument(entity, uuid, file.uuid);
@@ -94,13 +97,20 @@ export function RecordDocuments({ entity, uuid, documents, readOnly = false }: R
       showActionError(error);
       throw error;
     }
+    removed.current = file;
     setToRemove((current) => ({ ...current, open: false }));
     invalidateDocuments(queryClient);
+  }
+
+  function tellRemoved() {
+    const file = removed.current;
+    removed.current = null;
+    if (!file) return;
     snackbar.show({
       type: 'success',
       title: 'Fichier retiré',
       description: `« ${file.name} » est dans la corbeille de la gestion documentaire.`,
-      duration: 6000,
+      duration: 8000,
       undo: () =>
         void restoreDocument(file.uuid).then(
           () => {
@@ -201,6 +211,7 @@ export function RecordDocuments({ entity, uuid, documents, readOnly = false }: R
         confirmLabel="Retirer"
         onConfirm={() => (toRemove.file ? remove(toRemove.file) : undefined)}
         onClose={() => setToRemove((current) => ({ ...current, open: false }))}
+        onExited={tellRemoved}
       />
       {previewOpened && (
         <Suspense fallback={null}>
