@@ -1,14 +1,47 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** Where the test SMTP server writes each message it receives (support/mailbox.ts reads them). */
+    mailDir: string;
   }
+}
+
+/**
+ * A real SMTP server the product sends its e-mails to (SMTP_HOST), as a mail provider would
+ * receive them: each message is written whole to `dir` as `<n>.eml`, atomically.
+ */
+async function startSmtpServer(dir: string): Promise<{ port: number; close: () => Promise<void> }> {
+  let count = 0;
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: true,
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const name = `${String(++count).padStart(5, '0')}.eml`;
+        writeFileSync(path.join(dir, `.${name}`), Buffer.concat(chunks));
+        renameSync(path.join(dir, `.${name}`), path.join(dir, name));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.server.address();
+  if (typeof address !== 'object' || !address) throw new Error('serveur SMTP sans port');
+  return { port: address.port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -48,28 +81,46 @@ export default async function setup(project: TestProject) {
     throw new Error('Construisez d’abord le produit : npm run build');
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'flotte-e2e-'));
+  const mailDir = path.join(dataDir, 'received-mail');
+  mkdirSync(mailDir);
+  const smtp = await startSmtpServer(mailDir);
   const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
   const output: string[] = [];
   const child = spawn(process.execPath, [server], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: 'true', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      SEED_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      // E-mails leave by SMTP, as in production, to the server above; their links point here.
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(smtp.port),
+      PUBLIC_URL: baseUrl,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d) => output.push(String(d)));
   child.stderr?.on('data', (d) => output.push(String(d)));
-  const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${baseUrl}/api/health`, child, 90_000);
   } catch (error) {
     child.kill('SIGKILL');
+    await smtp.close();
     throw new Error(`${(error as Error).message}\n${output.join('')}`, { cause: error });
   }
   project.provide('baseUrl', baseUrl);
+  project.provide('mailDir', mailDir);
   return async () => {
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
     // E2E_SERVER_LOG=<file>: the server's warnings and errors of the run, to read after it.
     if (process.env.E2E_SERVER_LOG) writeFileSync(process.env.E2E_SERVER_LOG, output.join(''));
+    await smtp.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -10,6 +10,7 @@ import { ContextCache } from './lib/context-cache.js';
 import { AccessTokens } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createRecoveryService } from './modules/auth/recovery.service.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { documentJobs } from './modules/documents/documents.jobs.js';
 import { documentsRoutes } from './modules/documents/documents.routes.js';
@@ -156,6 +157,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.addHook('onClose', () => failures.store.close());
   // An ended session must not outlive its cached context in this process.
   const auth = createAuthService(database.db, tokens, { onSessionsEnded: () => contexts.clear(), failureStore: failures.store });
+  const recovery = createRecoveryService(database.db, { failureStore: failures.store, mail: () => app.mail, onSessionsEnded: () => contexts.clear() });
   const readinessChecks: ReadinessCheck[] = [
     { name: 'database', check: () => database.ping() },
     ...(failures.ping ? [{ name: 'redis', check: failures.ping }] : []),
@@ -166,7 +168,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { checks: readinessChecks });
-      await api.register(authRoutes, { auth, publicUrl: config.publicUrl });
+      await api.register(authRoutes, { auth, recovery, publicUrl: config.publicUrl });
       await api.register(async (protectedApi) => {
         protectedApi.addHook('onRequest', app.authenticate);
         await protectedApi.register(usersRoutes);

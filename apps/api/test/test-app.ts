@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -67,6 +69,11 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
 export type TestContext = {
   app: FastifyInstance;
   database: DatabaseHandle;
+  /**
+   * The app's DATA_DIR (its stored files under media/): the one given in `env`, else a temporary
+   * folder of its own, removed by close() — a test never writes into the repository's data/.
+   */
+  dataDir: string;
   /** Runs factories across organizations, as the seed does. */
   seed<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T>;
   login(email: string, password?: string): Promise<string>;
@@ -85,13 +92,16 @@ export async function createTestApp(
 
 /** An app on a database already open (a second instance on the same PostgreSQL database, say); close() closes both. */
 export async function testAppOn(database: DatabaseHandle, env: Record<string, string> = {}, logStream?: NodeJS.WritableStream): Promise<TestContext> {
+  const ownDataDir = env.DATA_DIR === undefined ? mkdtempSync(path.join(tmpdir(), 'flotte-test-')) : null;
+  const dataDir = env.DATA_DIR ?? ownDataDir!;
   // Background jobs are only sent, not run, unless a test asks (JOBS_WORKER: 'true').
-  const config = loadConfig({ APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', JOBS_WORKER: 'false', ...env });
+  const config = loadConfig({ APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', JOBS_WORKER: 'false', DATA_DIR: dataDir, ...env });
   const app = await buildApp(config, database, { serveWeb: false, logger: false, logStream });
   await app.ready();
   return {
     app,
     database,
+    dataDir,
     seed: (fn) => withSystem(database.db, fn),
     async login(email, password = DEFAULT_TEST_PASSWORD) {
       const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
@@ -104,6 +114,7 @@ export async function testAppOn(database: DatabaseHandle, env: Record<string, st
     async close() {
       await app.close();
       await database.close();
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }

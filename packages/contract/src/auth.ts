@@ -1,4 +1,5 @@
 import { MAX_LENGTH } from './constants.js';
+import { newPasswordSchema } from './passwords.js';
 import { EmailSchema, text } from './primitives.js';
 import { z } from './zod.js';
 import { UserSchema } from './users.js';
@@ -19,9 +20,7 @@ export const ChangePasswordBodySchema = z
       currentPassword: text({ max: MAX_LENGTH.password, trim: false, label: 'Le mot de passe actuel', missing: 'Le mot de passe actuel est obligatoire' })
         .min(1, { error: 'Le mot de passe actuel est obligatoire' })
         .max(MAX_LENGTH.password, { error: 'Mot de passe trop long' }),
-      newPassword: text({ max: MAX_LENGTH.password, trim: false, label: 'Le nouveau mot de passe', missing: 'Le nouveau mot de passe est obligatoire' })
-        .min(12, { error: 'Le nouveau mot de passe doit contenir au moins 12 caractères' })
-        .max(MAX_LENGTH.password, { error: 'Mot de passe trop long' }),
+      newPassword: newPasswordSchema('Le nouveau mot de passe'),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `Champ non reconnu : ${issue.keys.join(', ')}` : undefined) },
   )
@@ -38,3 +37,65 @@ export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
 export const RefreshResponseSchema = z.object({ tokens: TokensSchema });
 export type RefreshResponse = z.infer<typeof RefreshResponseSchema>;
+
+// Account recovery (issue 15): /recover/email asks for a link, /recover/password uses it.
+
+/** Minutes a recovery link stays valid. */
+export const RECOVERY_LINK_MINUTES = 60;
+
+/** The answer to every recovery request, whether the address has an account or not (no enumeration). */
+export const RECOVERY_REQUESTED_MESSAGE =
+  'Si un compte existe avec cette adresse, un e-mail vient de lui être envoyé avec un lien pour choisir un nouveau mot de passe, valable 1 heure.';
+
+/** A link that expired, was used, or never existed: one message, whatever the case. */
+export const RECOVERY_LINK_INVALID_MESSAGE = 'Ce lien n’est plus valable : il a expiré ou a déjà servi. Demandez-en un nouveau.';
+
+export const RecoveryRequestBodySchema = z.strictObject(
+  { email: EmailSchema },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `Champ non reconnu : ${issue.keys.join(', ')}` : undefined) },
+);
+export type RecoveryRequestBody = z.infer<typeof RecoveryRequestBodySchema>;
+
+export const RecoveryRequestResponseSchema = z.object({ message: z.string() });
+
+const RecoveryTokenSchema = z
+  .string({ error: RECOVERY_LINK_INVALID_MESSAGE })
+  .min(1, { error: RECOVERY_LINK_INVALID_MESSAGE })
+  .max(200, { error: RECOVERY_LINK_INVALID_MESSAGE });
+
+export const RecoveryTokenBodySchema = z.strictObject({ token: RecoveryTokenSchema });
+export type RecoveryTokenBody = z.infer<typeof RecoveryTokenBodySchema>;
+
+/** A live link: whose account it opens, the address half hidden (« j•••@exemple.fr »), and until when. */
+export const RecoveryTokenResponseSchema = z.object({ email: z.string(), expiresAt: z.iso.datetime({ offset: true }) });
+export type RecoveryTokenResponse = z.infer<typeof RecoveryTokenResponseSchema>;
+
+/** A new password typed twice (recovery; signup and account next), with the strength rules. */
+const newPasswordPair = {
+  password: newPasswordSchema('Le nouveau mot de passe'),
+  confirmation: z.string({ error: 'Confirmez le nouveau mot de passe' }).min(1, { error: 'Confirmez le nouveau mot de passe' }).max(MAX_LENGTH.password),
+};
+const samePasswords = (body: { password: string; confirmation: string }) => body.password === body.confirmation;
+const NOT_SAME = { error: 'Les deux mots de passe ne sont pas identiques', path: ['confirmation'] };
+
+/** The form of a new password: the two fields, checked as the API checks them. */
+export const NewPasswordFormSchema = z.object(newPasswordPair).refine(samePasswords, NOT_SAME);
+export type NewPasswordForm = z.infer<typeof NewPasswordFormSchema>;
+
+export const RecoveryPasswordBodySchema = z
+  .strictObject(
+    { token: RecoveryTokenSchema, ...newPasswordPair },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `Champ non reconnu : ${issue.keys.join(', ')}` : undefined) },
+  )
+  .refine(samePasswords, NOT_SAME);
+export type RecoveryPasswordBody = z.infer<typeof RecoveryPasswordBodySchema>;
+
+/** The account page's password change: the current password, then the new one twice. */
+export const ChangePasswordFormSchema = z
+  .object({
+    currentPassword: z.string({ error: 'Le mot de passe actuel est obligatoire' }).min(1, { error: 'Le mot de passe actuel est obligatoire' }).max(MAX_LENGTH.password),
+    ...newPasswordPair,
+  })
+  .refine(samePasswords, NOT_SAME)
+  .refine((body) => body.password !== body.currentPassword, { error: "Le nouveau mot de passe doit être différent de l'actuel", path: ['password'] });
+export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>;

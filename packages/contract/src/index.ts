@@ -12,6 +12,7 @@ export * from './spreadsheet-headers.js';
 export * from './primitives.js';
 export * from './common.js';
 export * from './money.js';
+export * from './passwords.js';
 export * from './auth.js';
 export * from './users.js';
 export * from './organizations.js';

@@ -39,3 +39,23 @@ export const refreshTokens = pgTable(
   },
   (t) => [index('refresh_tokens_family_idx').on(t.family), index('refresh_tokens_user_idx').on(t.userUuid)],
 );
+
+/**
+ * One-time links of account recovery (/recover/password?token=…): only the token's SHA-256 is
+ * kept; single use (used_at), valid one hour. A user's data, not an organization's: reached in
+ * system scope only, like the refresh tokens.
+ */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    uuid: uuid().primaryKey().defaultRandom(),
+    userUuid: uuid()
+      .notNull()
+      .references(() => users.uuid, { onDelete: 'cascade' }),
+    tokenHash: text().notNull().unique(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('password_reset_tokens_user_idx').on(t.userUuid)],
+);

@@ -1,18 +1,33 @@
-import { ChangePasswordBodySchema, CSRF_HEADER, CSRF_HEADER_VALUE, LoginBodySchema, LoginResponseSchema, RefreshResponseSchema, UserSchema } from '@flotte/contract';
+import {
+  ChangePasswordBodySchema,
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+  LoginBodySchema,
+  LoginResponseSchema,
+  RecoveryPasswordBodySchema,
+  RecoveryRequestBodySchema,
+  RecoveryRequestResponseSchema,
+  RecoveryTokenBodySchema,
+  RecoveryTokenResponseSchema,
+  RefreshResponseSchema,
+  UserSchema,
+} from '@flotte/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ForbiddenError } from '../../errors.js';
 import { errorResponses } from '../../lib/route-schemas.js';
+import { mailBaseUrl } from '../../platform/mail/outbox.js';
 import * as usersService from '../users/users.service.js';
 import type { AuthService } from './auth.service.js';
+import type { RecoveryService } from './recovery.service.js';
 
 export const REFRESH_COOKIE = 'flotte_refresh';
 const COOKIE_PATH = '/api/auth';
 
-export type AuthRoutesOptions = { auth: AuthService; publicUrl: string | undefined };
+export type AuthRoutesOptions = { auth: AuthService; recovery: RecoveryService; publicUrl: string | undefined };
 
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { auth, publicUrl }) => {
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { auth, recovery, publicUrl }) => {
   const tags = ['Authentification'];
 
   const isHttps = (request: FastifyRequest) => request.protocol === 'https' || Boolean(publicUrl?.startsWith('https:'));
@@ -100,6 +115,61 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       assertSameSite(request);
       await auth.logout(request.cookies[REFRESH_COOKIE]);
       reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+      return reply.status(204).send(null);
+    },
+  );
+
+  // Account recovery (issue 15): /recover/email → e-mail → /recover/password → /recover/confirmation.
+  app.post(
+    '/auth/recover',
+    {
+      schema: {
+        tags,
+        summary: 'Mot de passe oublié : envoie un lien valable 1 heure à l’adresse, si elle a un compte (même réponse sinon)',
+        description: '5 demandes au plus par 30 minutes, par adresse e-mail et par adresse IP (429 au-delà).',
+        security: [],
+        body: RecoveryRequestBodySchema,
+        response: { 202: RecoveryRequestResponseSchema, ...errorResponses(400, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      assertSameOrigin(request);
+      const answer = await recovery.request(request.body.email, request.ip, mailBaseUrl(publicUrl, request));
+      return reply.status(202).send(answer);
+    },
+  );
+
+  app.post(
+    '/auth/recover/check',
+    {
+      schema: {
+        tags,
+        summary: 'Vérifie qu’un lien de réinitialisation est encore valable (adresse masquée, échéance)',
+        security: [],
+        body: RecoveryTokenBodySchema,
+        response: { 200: RecoveryTokenResponseSchema, ...errorResponses(400, 403) },
+      },
+    },
+    async (request) => {
+      assertSameOrigin(request);
+      return recovery.check(request.body.token);
+    },
+  );
+
+  app.post(
+    '/auth/recover/password',
+    {
+      schema: {
+        tags,
+        summary: 'Choisit un nouveau mot de passe avec le lien reçu : le lien ne sert qu’une fois, toutes les sessions du compte prennent fin',
+        security: [],
+        body: RecoveryPasswordBodySchema,
+        response: { 204: z.null().meta({ description: 'Mot de passe changé' }), ...errorResponses(400, 403) },
+      },
+    },
+    async (request, reply) => {
+      assertSameOrigin(request);
+      await recovery.reset(request.body);
       return reply.status(204).send(null);
     },
   );

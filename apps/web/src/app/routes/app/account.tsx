@@ -7,6 +7,7 @@ import { bestRoleLabel } from '@flotte/contract';
 import { DocumentTitle } from '../../../components/document-title';
 import { PageLoader } from '../../../components/page-loader';
 import { AccountForm } from '../../../features/account/components/account-form';
+import { PasswordForm } from '../../../features/account/components/password-form';
 import { useCurrentUser } from '../../../lib/auth-store';
 
 export default function AccountRoute() {
@@ -40,6 +41,14 @@ export default function AccountRoute() {
           </Typography>
           {/* Keyed by user: a saved or switched user starts a fresh form. */}
           <AccountForm key={user.uuid} user={user} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
+          <Typography component="h2" variant="h6" sx={{ mb: 1 }}>
+            Mot de passe
+          </Typography>
+          <PasswordForm key={user.uuid} />
         </CardContent>
       </Card>
     </Box>

@@ -1,10 +1,7 @@
-import { UnavailableAccountAction } from './unavailable-account-action';
+import { Navigate, useLocation } from 'react-router';
 
+/** « Mot de passe oublié ? » leads here: the recovery starts at /recover/email (its query kept). */
 export default function RecoverRoute() {
-  return (
-    <UnavailableAccountAction title="Mot de passe oublié">
-      Pour le moment, la réinitialisation du mot de passe se fait auprès de votre courtier ou de
-      l&apos;administrateur de votre organisation : contactez-le pour recevoir un nouveau mot de passe.
-    </UnavailableAccountAction>
-  );
+  const { search } = useLocation();
+  return <Navigate to={`/recover/email${search}`} replace />;
 }
