@@ -145,10 +145,11 @@ export function RecordDocuments({ entity, uuid, documents, readOnly = false }: R
             <Box
               component="li"
               key={file.uuid}
-              sx={{ display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr) auto', alignItems: 'center', columnGap: 1.5, py: 0.5 }}
+              // On a phone the buttons go under the name, which keeps the width of the dialog.
+              sx={{ display: 'grid', gridTemplateColumns: { xs: 'auto minmax(0, 1fr)', sm: 'auto minmax(0, 1fr) auto' }, alignItems: 'center', columnGap: 1.5, py: 0.5 }}
             >
               {file.item ? (
-                <FileKindIcon doc={file.item} fontSize="small" sx={{ color: 'text.secondary' }} aria-hidden />
+                <FileKindIcon doc={file.item} fontSize="small" aria-hidden />
               ) : (
                 <DescriptionOutlined fontSize="small" sx={{ color: 'text.secondary' }} aria-hidden />
               )}
@@ -165,7 +166,7 @@ export function RecordDocuments({ entity, uuid, documents, readOnly = false }: R
                   </Box>
                 )}
               </Box>
-              <Box sx={{ display: 'flex' }}>
+              <Box sx={{ display: 'flex', gridColumn: { xs: 2, sm: 'auto' }, ml: { xs: -1, sm: 0 } }}>
                 {file.item && canPreview(file.item.type) && (
                   <Tooltip title="Aperçu">
                     <IconButton aria-label={`Aperçu de ${file.name}`} onClick={() => setPreviewed({ uuid: file.uuid, name: file.name, type: file.item!.type })}>
