@@ -242,6 +242,19 @@ describe('attachments', { timeout: 240_000 }, () => {
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         await expectAccessible(page);
         await screenshot(page, `attachments-${shot}-dialog-${width}`);
+        if (shot === 'claim') {
+          // The edit form lists them too.
+          await dialog.getByRole('button', { name: 'Modifier' }).click();
+          const form = page.getByRole('dialog', { name: 'Modifier le sinistre' });
+          const formFiles = form.getByRole('list', { name: 'Fichiers joints' });
+          await expect.poll(() => formFiles.getByText(CONSTAT).isVisible()).toBe(true);
+          await formFiles.scrollIntoViewIfNeeded();
+          await expectAccessible(page);
+          await screenshot(page, `attachments-claim-form-${width}`);
+          await form.getByRole('button', { name: 'Annuler' }).click();
+          await expect.poll(() => form.isVisible()).toBe(false);
+          continue;
+        }
         await dialog.getByRole('button', { name: 'Fermer' }).first().click();
         await expect.poll(() => dialog.isVisible()).toBe(false);
       }
