@@ -27,6 +27,7 @@ export const COLD_LOADS = [
   { name: '`/drivers` (connecté)', budgetKb: 200, modules: [LOGGED, 'src/app/routes/app/drivers.tsx'] },
   { name: '`/sinisters` (connecté)', budgetKb: 200, modules: [LOGGED, 'src/app/routes/app/sinisters.tsx'] },
   { name: '`/parameters` (connecté)', budgetKb: 200, modules: [LOGGED, 'src/app/routes/app/parameters.tsx'] },
+  { name: '`/media` (connecté)', budgetKb: 200, modules: [LOGGED, 'src/app/routes/app/media.tsx'] },
 ];
 /** Every chunk not in the entry's static imports (loaded later, on a route), each. */
 export const LATER_CHUNK_BUDGET_KB = 60;

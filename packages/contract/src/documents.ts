@@ -98,3 +98,41 @@ export const DOCUMENT_EXPIRY_NOTICE_DAYS = 30;
 export const ExpiringQuerySchema = PaginationQuerySchema.extend({
   days: queryInteger({ min: 0, max: 366, label: 'Le nombre de jours' }).default(DOCUMENT_EXPIRY_NOTICE_DAYS),
 });
+
+// ---------------------------------------------------------------- media library (/media, issue 14)
+
+/** The media library's kinds of file: images (JPEG, PNG, WebP, HEIC), PDF, and everything else. */
+export const MEDIA_KINDS = ['image', 'pdf', 'other'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
+/** The records a file can be attached to, and `none`: a file of the GED attached to nothing. */
+export const MEDIA_ENTITIES = ['driver', 'vehicule', 'sinister', 'none'] as const;
+export type MediaEntityFilter = (typeof MEDIA_ENTITIES)[number];
+
+/** `GET /api/document/media`: every live file of the organization, newest first, whatever its folder. */
+export const MediaQuerySchema = PaginationQuerySchema.extend({
+  kind: z.enum(MEDIA_KINDS, { error: 'Le type de fichier : image, pdf ou other' }).optional(),
+  entity: z.enum(MEDIA_ENTITIES, { error: 'Le rattachement : driver, vehicule, sinister ou none' }).optional(),
+  search: SearchSchema,
+});
+export type MediaQuery = z.input<typeof MediaQuerySchema>;
+
+/**
+ * The record a file is attached to. `label`: the driver's « Nom Prénom », the vehicle's plate, the
+ * claim's reference (else its date, JJ/MM/AAAA); null when the record no longer exists.
+ */
+export const MediaEntitySchema = z.object({
+  type: z.enum(['driver', 'vehicule', 'sinister']),
+  uuid: z.uuid(),
+  label: z.string().nullable(),
+});
+export type MediaEntity = z.infer<typeof MediaEntitySchema>;
+
+export const MediaItemSchema = DocumentSchema.extend({ entity: MediaEntitySchema.nullable() });
+export type MediaItem = z.infer<typeof MediaItemSchema>;
+
+export const MediaPageSchema = pageSchema(MediaItemSchema);
+export type MediaPage = z.infer<typeof MediaPageSchema>;
+
+/** The longest side of a thumbnail (`GET /api/document/{uuid}/thumbnail`), in pixels. */
+export const THUMBNAIL_SIZE = 320;

@@ -15,6 +15,7 @@ export * from './money.js';
 export * from './passwords.js';
 export * from './auth.js';
 export * from './users.js';
+export * from './cgu.js';
 export * from './organizations.js';
 export * from './environments.js';
 export * from './reports.js';

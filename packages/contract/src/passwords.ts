@@ -1,7 +1,6 @@
 import { COMMON_PASSWORDS } from './common-passwords.js';
 import { MAX_LENGTH } from './constants.js';
 import { text } from './primitives.js';
-import { z } from './zod.js';
 
 /** A new password's least length: long rather than complicated (OWASP ASVS 6.2). */
 export const PASSWORD_MIN_LENGTH = 12;

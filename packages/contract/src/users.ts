@@ -34,6 +34,8 @@ export const UserSchema = z.object({
     .object({ uuid: z.uuid(), organization: OrganizationSummarySchema })
     .nullable(),
   currentEnvironmentUser: z.object({ uuid: z.uuid(), environment: EnvironmentRefSchema }).nullable(),
+  /** The version of the terms of use (CGU_VERSION) the user accepted last; null: never. */
+  cguAcceptedVersion: z.string().nullable(),
 });
 export type User = z.infer<typeof UserSchema>;
 

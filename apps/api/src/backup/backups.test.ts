@@ -1,14 +1,53 @@
 import { formatFileSize } from '@flotte/contract';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExplainedError } from '../lib/explained-error.js';
-import { BACKUP_KINDS, type BackupKind, fileStamp, isDailyBackupDue, listBackups, pruneBackups, readBackupFile } from './backups.js';
+import { BACKUP_KINDS, type BackupKind, describeBackupFiles, fileStamp, formatStoredFiles, isDailyBackupDue, listBackups, pruneBackups, readBackupFile } from './backups.js';
 import { insertionPlan } from './import-to-postgres.js';
-import { readTar, writeTar } from './tar.js';
+import { isMountPoint } from './restore.js';
+import { assertNoInterruptedRestore, writeRestoreMarker } from './restore-marker.js';
+import { entryChunks, MAX_ENTRY_SIZE, readEntry, readTarEntries, TarWriter } from './tar.js';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'flotte-backups-'));
+
+type Entry = { name: string; data: Buffer };
+
+/** A tar file of the entries, written by the streaming writer (each from a stream of 1 kB chunks). */
+async function tarFile(entries: Entry[], file = path.join(tmp(), 'archive.tar')): Promise<string> {
+  const out = await open(file, 'w');
+  try {
+    const tar = new TarWriter(out);
+    for (const entry of entries) {
+      const chunks = Array.from({ length: Math.ceil(entry.data.length / 1024) }, (_, i) => entry.data.subarray(i * 1024, (i + 1) * 1024));
+      await tar.addStream(entry.name, entry.data.length, chunks, new Date('2026-11-25T10:30:00Z'));
+    }
+    await tar.finish();
+  } finally {
+    await out.close();
+  }
+  return file;
+}
+
+/** Every entry of a tar file, its bytes read back in chunks. */
+async function readBack(file: string): Promise<Entry[]> {
+  const input = await open(file, 'r');
+  try {
+    const entries: Entry[] = [];
+    for await (const entry of readTarEntries(input)) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of entryChunks(input, entry)) chunks.push(chunk);
+      entries.push({ name: entry.name, data: Buffer.concat(chunks) });
+      expect((await readEntry(input, entry)).equals(Buffer.concat(chunks))).toBe(true);
+    }
+    return entries;
+  } finally {
+    await input.close();
+  }
+}
 
 function fakeBackup(dataDir: string, kind: BackupKind, at: Date) {
   mkdirSync(path.join(dataDir, 'backups'), { recursive: true });
@@ -23,6 +62,17 @@ describe('backup files', () => {
     // Sizes read as the documents' (contract's formatFileSize), e.g. « 1,5 Ko ».
     expect(formatFileSize(1536)).toBe('1,5\u00a0Ko');
     expect(formatFileSize(3 * 1024 * 1024)).toBe('3\u00a0Mo');
+  });
+
+  it('say in French what they hold of the stored files', () => {
+    expect(formatStoredFiles(1, 77)).toBe('1 fichier (77\u00a0octets)');
+    expect(formatStoredFiles(1234, 3 * 1024 * 1024)).toBe('1\u202f234 fichiers (3\u00a0Mo)');
+    expect(describeBackupFiles({ storage: 'local', storedFiles: 0, storedBytes: 0, missingFiles: [] })).toEqual(['  Fichiers déposés : aucun.']);
+    const keys = Array.from({ length: 7 }, (_, i) => `org/${i}`);
+    expect(describeBackupFiles({ storage: 'local', storedFiles: 2, storedBytes: 1536, missingFiles: keys })).toEqual([
+      '  Fichiers déposés : 2 fichiers (1,5\u00a0Ko), copiés de DATA_DIR/media.',
+      '  Attention : 7 fichiers enregistrés dans la base étaient introuvables dans DATA_DIR/media (supprimés pendant la sauvegarde ?) : org/0, org/1, org/2, org/3, org/4…',
+    ]);
   });
 
   it('keep the last 7 daily and the last 3 pre-migration backups, and every manual one', () => {
@@ -54,30 +104,88 @@ describe('backup files', () => {
     expect(isDailyBackupDue(other)).toBe(true);
   });
 
-  it('are plain tar archives, read back exactly, refused when damaged', () => {
+  it('are plain tar archives, written and read as streams, read back exactly, refused when damaged', async () => {
+    const key = (length: number) => `${'0'.repeat(36)}/${'a'.repeat(length - 37)}`;
     const entries = [
       { name: 'flotte-backup.json', data: Buffer.from('{"a":1}') },
       { name: 'pglite/pgdata.tar.gz', data: Buffer.alloc(1300, 7) },
+      { name: 'files/empty', data: Buffer.alloc(0) },
+      // 100 bytes: the name field exactly; 250: ustar's prefix field; 512 (the longest key): a pax header.
+      { name: `files/${key(94)}`, data: Buffer.from('cent') },
+      { name: `files/${key(244)}`, data: Buffer.alloc(2 * 1024 * 1024 + 3, 1) },
+      { name: `files/${key(512)}`, data: Buffer.from('cinq cent douze') },
+      { name: `files/${'b'.repeat(120)}/${'c'.repeat(120)}/${'d'.repeat(120)}`, data: Buffer.from('trois segments') },
     ];
-    const archive = writeTar(entries);
+    const file = await tarFile(entries);
+    const archive = readFileSync(file);
     expect(archive.length % 512).toBe(0);
-    expect(readTar(archive).map((e) => [e.name, Buffer.from(e.data).toString('hex')])).toEqual(entries.map((e) => [e.name, e.data.toString('hex')]));
-    const damaged = Buffer.from(archive);
-    damaged[10] = 0x41;
-    expect(() => readTar(damaged)).toThrow(/somme de contrôle/);
-    expect(() => readTar(archive.subarray(0, 1024))).toThrow(/tronquée/);
+    expect((await readBack(file)).map((e) => [e.name, e.data.toString('hex')])).toEqual(entries.map((e) => [e.name, e.data.toString('hex')]));
+    // Any tar reads it: GNU tar (or bsdtar) lists the same names, long ones whole.
+    const listed = spawnSync('tar', ['-tf', file], { encoding: 'utf8' });
+    if (listed.status === 0) expect(listed.stdout.trim().split('\n')).toEqual(entries.map((e) => e.name));
+
+    const damaged = path.join(tmp(), 'damaged.tar');
+    const bytes = Buffer.from(archive);
+    bytes[10] = 0x41;
+    writeFileSync(damaged, bytes);
+    await expect(readBack(damaged)).rejects.toThrow(/somme de contrôle/);
+    const truncated = path.join(tmp(), 'truncated.tar');
+    writeFileSync(truncated, archive.subarray(0, 1024));
+    await expect(readBack(truncated)).rejects.toThrow(/tronquée/);
+    // Cut between two entries: no end-of-archive marker.
+    writeFileSync(truncated, archive.subarray(0, 512 * 2));
+    await expect(readBack(truncated)).rejects.toThrow(/tronquée \(fin manquante\)/);
   });
 
-  it('are checked before a restore touches anything', () => {
+  it('refuse an entry beyond 8 GiB, and a stream that does not give its announced size', async () => {
+    const out = await open(path.join(tmp(), 'refused.tar'), 'w');
+    try {
+      const tar = new TarWriter(out);
+      await expect(tar.addStream('files/huge', MAX_ENTRY_SIZE + 1, [])).rejects.toThrow(/au-delà de la limite d'une entrée tar \(8 Gio\)/);
+      expect(tar.bytes).toBe(0);
+      await expect(tar.addStream('files/short', 10, [Buffer.alloc(4)])).rejects.toThrow(/4 octets lus au lieu de 10/);
+      await expect(tar.addStream('files/long', 2, [Buffer.alloc(4)])).rejects.toThrow(/a grandi/);
+    } finally {
+      await out.close();
+    }
+    expect(MAX_ENTRY_SIZE).toBe(8 * 1024 ** 3 - 1);
+  });
+
+  it('are checked before a restore touches anything', async () => {
     const dir = tmp();
     const notTar = path.join(dir, 'photo.tar');
     writeFileSync(notTar, 'not a tar at all'.repeat(100));
-    expect(() => readBackupFile(notTar)).toThrow(ExplainedError);
-    expect(() => readBackupFile(notTar)).toThrow(/n'est pas une sauvegarde FlotteAssur utilisable/);
-    const incomplete = path.join(dir, 'incomplete.tar');
-    writeFileSync(incomplete, writeTar([{ name: 'flotte-backup.json', data: Buffer.from('{}') }]));
-    expect(() => readBackupFile(incomplete)).toThrow(/il y manque pglite\/pgdata\.tar\.gz/);
-    expect(() => readBackupFile(path.join(dir, 'absent.tar'))).toThrow(/Sauvegarde introuvable/);
+    await expect(readBackupFile(notTar)).rejects.toThrow(ExplainedError);
+    await expect(readBackupFile(notTar)).rejects.toThrow(/n'est pas une sauvegarde FlotteAssur utilisable/);
+    const incomplete = await tarFile([{ name: 'flotte-backup.json', data: Buffer.from('{}') }], path.join(dir, 'incomplete.tar'));
+    await expect(readBackupFile(incomplete)).rejects.toThrow(/il y manque pglite\/pgdata\.tar\.gz/);
+    await expect(readBackupFile(path.join(dir, 'absent.tar'))).rejects.toThrow(/Sauvegarde introuvable/);
+  });
+});
+
+describe('a restore', () => {
+  it('knows a mounted media folder, which it cannot swap (a link can be)', () => {
+    const dir = tmp();
+    mkdirSync(path.join(dir, 'media'));
+    expect(isMountPoint(path.join(dir, 'media'))).toBe(false);
+    expect(isMountPoint(path.join(dir, 'absent'))).toBe(false);
+    // /proc is its own file system on Linux.
+    if (process.platform === 'linux') expect(isMountPoint('/proc')).toBe(true);
+  });
+
+  it('interrupted, names the media folder set aside as well as the database', () => {
+    const dataDir = tmp();
+    expect(() => assertNoInterruptedRestore(dataDir)).not.toThrow();
+    writeRestoreMarker(dataDir, {
+      backup: '/b/flotte.tar',
+      previous: path.join(dataDir, 'pglite.avant-restauration-X'),
+      previousMedia: path.join(dataDir, 'media.avant-restauration-X'),
+      startedAt: new Date().toISOString(),
+    });
+    expect(() => assertNoInterruptedRestore(dataDir)).toThrow(
+      `Les fichiers déposés d'avant la restauration sont intacts : dans ${path.join(dataDir, 'media.avant-restauration-X')}, ou encore dans ${path.join(dataDir, 'media')} si la restauration s'est arrêtée avant de les déplacer.`,
+    );
+    expect(() => assertNoInterruptedRestore(dataDir)).toThrow(/npm run restore -- \/b\/flotte\.tar/);
   });
 });
 

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { LockOwner } from '../db/data-dir-lock.js';
 import { ExplainedError } from '../lib/explained-error.js';
-import type { BackupInfo, RowCounts } from './backups.js';
+import type { BackupInfo, StoredFilesSummary, TakenBackup } from './backups.js';
 
 /**
  * While a server holds DATA_DIR nothing else may open the embedded database, so `npm run backup`
@@ -12,13 +12,13 @@ import type { BackupInfo, RowCounts } from './backups.js';
  * can read it could read the database files anyway.
  */
 
-export type BackupAnswer = { file: string; size: number; createdAt: string; kind: BackupInfo['kind']; counts: RowCounts };
+export type BackupAnswer = { file: string; size: number; createdAt: string; kind: BackupInfo['kind']; counts: TakenBackup['counts'] } & StoredFilesSummary;
 
 export type ControlServer = {
   port: number;
   token: string;
   /** Until set, a request is told the server is still starting. */
-  setBackupHandler(handler: () => Promise<BackupInfo & { counts: RowCounts }>): void;
+  setBackupHandler(handler: () => Promise<TakenBackup>): void;
   close(): Promise<void>;
 };
 
@@ -29,7 +29,7 @@ function send(response: http.ServerResponse, status: number, body: unknown) {
 export async function startControlServer(): Promise<ControlServer> {
   const token = randomBytes(32).toString('base64url');
   const expected = Buffer.from(`Bearer ${token}`);
-  let backup: (() => Promise<BackupInfo & { counts: RowCounts }>) | null = null;
+  let backup: (() => Promise<TakenBackup>) | null = null;
 
   const server = http.createServer((request, response) => {
     const presented = Buffer.from(request.headers.authorization ?? '');
@@ -39,7 +39,18 @@ export async function startControlServer(): Promise<ControlServer> {
     if (request.method !== 'POST' || request.url !== '/backup') return send(response, 404, { message: 'Inconnu.' });
     if (!backup) return send(response, 503, { message: 'Le serveur démarre encore : réessayez dans quelques secondes.' });
     backup().then(
-      (info) => send(response, 200, { file: info.file, size: info.size, createdAt: info.createdAt.toISOString(), kind: info.kind, counts: info.counts }),
+      (info) =>
+        send(response, 200, {
+          file: info.file,
+          size: info.size,
+          createdAt: info.createdAt.toISOString(),
+          kind: info.kind,
+          counts: info.counts,
+          storage: info.storage,
+          storedFiles: info.storedFiles,
+          storedBytes: info.storedBytes,
+          missingFiles: info.missingFiles,
+        } satisfies BackupAnswer),
       (error: unknown) => send(response, 500, { message: `La sauvegarde a échoué : ${(error as Error).message}` }),
     );
   });

@@ -12,7 +12,13 @@ import { fsyncDirectory, writeFileDurably } from './backups.js';
 
 const MARKER = 'restauration-en-cours.json';
 
-export type RestoreMarker = { backup: string; previous: string | null; startedAt: string };
+export type RestoreMarker = {
+  backup: string;
+  previous: string | null;
+  /** Where the stored files of before the restore go (DATA_DIR/media moved aside), if they move. */
+  previousMedia?: string | null;
+  startedAt: string;
+};
 
 export function writeRestoreMarker(dataDir: string, marker: RestoreMarker): void {
   writeFileDurably(path.join(dataDir, MARKER), Buffer.from(`${JSON.stringify(marker, null, 2)}\n`));
@@ -38,9 +44,12 @@ export function assertNoInterruptedRestore(dataDir: string): void {
     [
       `Une restauration de ${dataDir} a été interrompue${marker.backup ? ` (sauvegarde ${marker.backup})` : ''} : la base n'est pas démarrée, pour ne rien écraser.`,
       marker.previous ? `La base d'avant la restauration est intacte dans ${marker.previous}.` : '',
+      marker.previousMedia
+        ? `Les fichiers déposés d'avant la restauration sont intacts : dans ${marker.previousMedia}, ou encore dans ${path.join(dataDir, 'media')} si la restauration s'est arrêtée avant de les déplacer.`
+        : '',
       `Relancez la restauration : npm run restore -- ${marker.backup ?? '<fichier de sauvegarde>'}`,
       marker.previous
-        ? `(ou, pour revenir à la base d'avant : remettez ${marker.previous} à la place de ${path.join(dataDir, 'pglite')}, puis supprimez ${file}).`
+        ? `(ou, pour revenir à la base d'avant : remettez ${marker.previous} à la place de ${path.join(dataDir, 'pglite')}${marker.previousMedia ? ` et ${marker.previousMedia} à la place de ${path.join(dataDir, 'media')}` : ''}, puis supprimez ${file}).`
         : '',
     ]
       .filter(Boolean)

@@ -2,7 +2,7 @@ import { formatFileSize } from '@flotte/contract';
 import { spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { backupPglite, type BackupKind, backupsDir, fileStamp, formatCounts, fsyncDirectory, type RowCounts } from '../backup/backups.js';
+import { backupPglite, type BackupKind, backupsDir, describeBackupFiles, fileStamp, formatCounts, fsyncDirectory, type RowCounts, type StoredFilesSummary } from '../backup/backups.js';
 import { requestServerBackup } from '../backup/control.js';
 import { type Config, loadConfig } from '../config.js';
 import { openPglite } from '../db/client.js';
@@ -17,9 +17,10 @@ import { runCommand, say } from './command.js';
  * opened here, under its lock). With DATABASE_URL: pg_dump in its custom format.
  */
 
-type Taken = { file: string; size: number; counts: RowCounts; kind: BackupKind; byServer: number | null };
+type Taken = { file: string; size: number; counts: RowCounts; kind: BackupKind; byServer: number | null } & StoredFilesSummary;
 
-async function backupEmbedded(dataDir: string): Promise<Taken> {
+async function backupEmbedded(config: Config): Promise<Taken> {
+  const { dataDir } = config;
   for (let attempt = 0; ; attempt++) {
     const holder = findLockHolder(dataDir);
     if (holder) {
@@ -48,7 +49,7 @@ async function backupEmbedded(dataDir: string): Promise<Taken> {
         throw unopenableError(dataDir, describeError(error));
       }
       try {
-        const backup = await backupPglite(handle.pglite!, dataDir, 'manual');
+        const backup = await backupPglite(handle.pglite!, dataDir, 'manual', { storage: config.storage });
         return { ...backup, byServer: null };
       } finally {
         await handle.close();
@@ -130,9 +131,10 @@ function backupPostgres(config: Config & { databaseUrl: string }) {
 runCommand(async () => {
   const config = loadConfig();
   if (config.databaseUrl) return backupPostgres({ ...config, databaseUrl: config.databaseUrl });
-  const taken = await backupEmbedded(config.dataDir);
+  const taken = await backupEmbedded(config);
   say(`Sauvegarde écrite : ${taken.file} (${formatFileSize(taken.size)})`);
   say(`  Contenu : ${formatCounts(taken.counts)}.`);
+  for (const line of describeBackupFiles(taken)) say(line);
   say(
     taken.byServer === null
       ? '  Prise directement dans le dossier (aucun serveur ne tournait).'

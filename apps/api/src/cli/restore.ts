@@ -1,4 +1,4 @@
-import { BACKUP_KINDS, formatCounts, listBackups, readBackupFile } from '../backup/backups.js';
+import { BACKUP_KINDS, describeRestoredFiles, formatCounts, listBackups, readBackupFile } from '../backup/backups.js';
 import { restoreBackup } from '../backup/restore.js';
 import { loadConfig } from '../config.js';
 import { acquireDataDirLock } from '../db/data-dir-lock.js';
@@ -31,7 +31,7 @@ runCommand(async () => {
     );
   }
   // Read and checked before the folder is locked or anything moves.
-  const backup = readBackupFile(pathArgument(argument));
+  const backup = await readBackupFile(pathArgument(argument));
   const lock = acquireDataDirLock(config.dataDir, { role: 'restore' }, (message) => say(message));
   try {
     const restored = await restoreBackup(config.dataDir, backup);
@@ -40,6 +40,7 @@ runCommand(async () => {
     say(`  Contenu restauré : ${formatCounts(restored.counts)}.`);
     say(`  Base restaurée dans : ${restored.dir}`);
     if (restored.previous) say(`  Ancienne base mise de côté (pas supprimée) : ${restored.previous}`);
+    for (const line of describeRestoredFiles(backup.manifest, restored.media, config.storage.kind)) say(line);
     say('Démarrez FlotteAssur : npm start');
   } finally {
     lock.release();

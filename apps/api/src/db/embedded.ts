@@ -93,7 +93,8 @@ async function initialise(dataDir: string, log: StartLogger): Promise<void> {
   log.info({ dir }, 'base embarquée créée');
 }
 
-async function backupBeforeMigrations(client: PGlite, dataDir: string, log: StartLogger): Promise<void> {
+async function backupBeforeMigrations(client: PGlite, config: Config, log: StartLogger): Promise<void> {
+  const { dataDir } = config;
   const level = await migrationLevel(client);
   // A database without any applied migration holds nothing to save.
   if (level === null) return;
@@ -101,7 +102,7 @@ async function backupBeforeMigrations(client: PGlite, dataDir: string, log: Star
   if (pending.length === 0) return;
   let backup;
   try {
-    backup = await backupPglite(client, dataDir, 'pre-migration');
+    backup = await backupPglite(client, dataDir, 'pre-migration', { storage: config.storage });
   } catch (error) {
     throw new ExplainedError(
       `${pending.length} migration(s) à appliquer, mais la sauvegarde qui doit les précéder a échoué : ${describeError(error)}\n` +
@@ -112,7 +113,8 @@ async function backupBeforeMigrations(client: PGlite, dataDir: string, log: Star
 }
 
 /** Opens DATA_DIR/pglite (initialising it if it does not exist), or explains why it cannot. */
-async function openFolder(dataDir: string, log: StartLogger): Promise<DatabaseHandle> {
+async function openFolder(config: Config, log: StartLogger): Promise<DatabaseHandle> {
+  const { dataDir } = config;
   const dir = pgliteDir(dataDir);
   const state = folderState(dir);
   if (state === 'foreign') {
@@ -127,7 +129,7 @@ async function openFolder(dataDir: string, log: StartLogger): Promise<DatabaseHa
         // A first query proves the catalog readable before anything is written.
         await client.query('SELECT count(*) FROM pg_class');
         opened = true;
-        await backupBeforeMigrations(client, dataDir, log);
+        await backupBeforeMigrations(client, config, log);
       },
     });
   } catch (error) {
@@ -146,10 +148,11 @@ async function openFolder(dataDir: string, log: StartLogger): Promise<DatabaseHa
  * Serialises the server's backups (manual requests and the daily one) and checks every hour whether
  * the daily one is due.
  */
-function startBackups(pglite: PGlite, dataDir: string, log: StartLogger) {
+function startBackups(pglite: PGlite, config: Config, log: StartLogger) {
+  const { dataDir } = config;
   let queue: Promise<unknown> = Promise.resolve();
   const take = (kind: BackupKind) => {
-    const run = queue.then(() => backupPglite(pglite, dataDir, kind));
+    const run = queue.then(() => backupPglite(pglite, dataDir, kind, { storage: config.storage }));
     queue = run.catch(() => undefined);
     return run;
   };
@@ -195,13 +198,13 @@ export async function openEmbeddedDatabase(config: Config, log: StartLogger): Pr
   let handle: DatabaseHandle;
   try {
     assertNoInterruptedRestore(config.dataDir);
-    handle = await openFolder(config.dataDir, log);
+    handle = await openFolder(config, log);
   } catch (error) {
     await control.close();
     lock.release();
     throw error;
   }
-  const backups = startBackups(handle.pglite!, config.dataDir, log);
+  const backups = startBackups(handle.pglite!, config, log);
   control.setBackupHandler(() => backups.take('manual'));
   return {
     ...handle,

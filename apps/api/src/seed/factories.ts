@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { normalizePlate, type Role } from '@flotte/contract';
+import { CGU_VERSION, normalizePlate, type Role } from '@flotte/contract';
 import { eq } from 'drizzle-orm';
 import type { WriteTx } from '../db/scope.js';
 import { drivers } from '../db/schema/drivers.js';
@@ -37,6 +37,8 @@ export type UserInput = {
   description?: string | null;
   phone?: string | null;
   avatarUrl?: string | null;
+  /** The terms' version the user accepted: CGU_VERSION unless told (null: never accepted). */
+  cguAcceptedVersion?: string | null;
 };
 
 export async function createUser(tx: WriteTx, input: UserInput = {}) {
@@ -52,6 +54,9 @@ export async function createUser(tx: WriteTx, input: UserInput = {}) {
       description: input.description ?? null,
       phone: input.phone ?? null,
       avatarUrl: input.avatarUrl ?? null,
+      // Seeded and test users have read the terms in force; `cguAcceptedVersion: null` makes one who has not.
+      cguAcceptedVersion: input.cguAcceptedVersion === undefined ? CGU_VERSION : input.cguAcceptedVersion,
+      cguAcceptedAt: input.cguAcceptedVersion === null ? null : new Date(),
     })
     .returning({ uuid: users.uuid, email: users.email });
   return row!;

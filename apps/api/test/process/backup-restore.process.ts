@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, backupFileFrom, cleanUp, column, createDriver, login, openFolder, runCommand, scratch, seededDataDir, startServer, startWriters, waitUntil } from './harness.js';
@@ -6,6 +6,7 @@ import { api, backupFileFrom, cleanUp, column, createDriver, login, openFolder, 
 afterAll(cleanUp);
 
 const N = '[\\d\\u202f]+';
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');
 const COUNTS = new RegExp(`${N} organisations?, ${N} conducteurs?, ${N} véhicules?, ${N} sinistres?`);
 
 describe('backups and restore of the embedded database', () => {
@@ -13,16 +14,24 @@ describe('backups and restore of the embedded database', () => {
     const dataDir = seededDataDir();
     const server = await startServer(dataDir);
     const kept: string[] = [];
+    let documentUuid: string;
     let backupFile: string;
     let backupCounts: string;
     try {
       const token = await login(server.url);
       for (let i = 0; i < 5; i++) kept.push(await createDriver(server.url, token, `Sauve-avant-${i}`));
+      const form = new FormData();
+      form.append('files', new Blob([PDF]), 'constat.pdf');
+      const upload = await fetch(`${server.url}/api/document/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      expect(upload.status, await upload.clone().text()).toBe(201);
+      documentUuid = ((await upload.json()) as { data: { uuid: string }[] }).data[0]!.uuid;
       const backup = await runCommand('backup', [], { DATA_DIR: dataDir });
       backupFile = backupFileFrom(backup);
       expect(path.dirname(backupFile)).toBe(path.join(dataDir, 'backups'));
       expect(path.basename(backupFile)).toMatch(/^flotte-\d{4}-\d\d-\d\d_\d\d-\d\d-\d\dZ-manuelle\.tar$/);
       expect(backup.stdout).toMatch(/\([\d\u202f]+(,\d)?\u00a0(octets?|Ko|Mo)\)/);
+      // The uploaded document's file is in it, and the command says so.
+      expect(backup.stdout).toMatch(/Fichiers déposés : 1 fichier \([\d,]+\u00a0(octets?|Ko)\), copiés de DATA_DIR\/media\./);
       expect(statSync(backupFile).size).toBeGreaterThan(10_000);
       backupCounts = COUNTS.exec(backup.stdout)![0];
       for (let i = 0; i < 5; i++) await createDriver(server.url, token, `Sauve-apres-${i}`);
@@ -41,10 +50,15 @@ describe('backups and restore of the embedded database', () => {
     expect(COUNTS.exec(restore.stdout)![0]).toBe(backupCounts);
     const previous = /Ancienne base mise de côté \(pas supprimée\) : (\S+)/.exec(restore.stdout)![1]!;
     expect(existsSync(path.join(previous, 'PG_VERSION'))).toBe(true);
+    expect(restore.stdout).toMatch(new RegExp(`Fichiers déposés restaurés : 1 fichier \\([\\d,]+\u00a0(octets?|Ko)\\) dans ${path.join(dataDir, 'media')}`));
+    const previousMedia = /Anciens fichiers déposés mis de côté \(pas supprimés\) : (\S+)/.exec(restore.stdout)![1]!;
+    expect(path.basename(previousMedia)).toMatch(/^media\.avant-restauration-/);
 
     const db = await openFolder(dataDir);
     try {
       expect(await column(db, `SELECT uuid FROM drivers WHERE last_name LIKE 'Sauve-%'`)).toEqual(new Set(kept));
+      const [key] = await column(db, `SELECT file_key FROM documents WHERE uuid = $1`, [documentUuid]);
+      expect(readFileSync(path.join(dataDir, 'media', ...String(key).split('/'))).equals(PDF)).toBe(true);
     } finally {
       await db.close();
     }

@@ -58,7 +58,7 @@ describe.skipIf(!postgresUrl)('from the embedded database to PostgreSQL', () => 
       // The source: the backup unpacked as it is.
       const source = await PGlite.create({
         dataDir: path.join(scratch(), 'pglite'),
-        loadDataDir: new Blob([readBackupFile(backupFile).pgdataTar as Uint8Array<ArrayBuffer>]),
+        loadDataDir: new Blob([(await readBackupFile(backupFile)).pgdataTar as Uint8Array<ArrayBuffer>]),
         extensions: { pg_trgm, unaccent },
       });
       const target = new pg.Client({ connectionString: targetUrl });

@@ -30,6 +30,7 @@ export const routes: RouteObject[] = [
           { path: 'recover/password', lazy: lazyComponent(() => import('./routes/auth/recover-password')) },
           { path: 'recover/confirmation', lazy: lazyComponent(() => import('./routes/auth/recover-confirmation')) },
           { path: 'signup', lazy: lazyComponent(() => import('./routes/auth/signup')) },
+          { path: 'cgu', lazy: lazyComponent(() => import('./routes/auth/cgu')) },
         ],
       },
       {
@@ -42,6 +43,7 @@ export const routes: RouteObject[] = [
           { path: 'vehicules', lazy: lazyComponent(() => import('./routes/app/vehicules')) },
           { path: 'sinisters', lazy: lazyComponent(() => import('./routes/app/sinisters')) },
           { path: 'parameters', lazy: lazyComponent(() => import('./routes/app/parameters')) },
+          { path: 'media', lazy: lazyComponent(() => import('./routes/app/media')) },
         ],
       },
       // The root layout (./layouts/root-layout) mounts here with /root/spaces in its own issue.

@@ -1,4 +1,4 @@
-import type { Driver, Organization, OrganizationUser, User } from '@flotte/contract';
+import { CGU_VERSION, type Driver, type Organization, type OrganizationUser, type User } from '@flotte/contract';
 
 export const ORG_A: Organization = {
   uuid: '0b6f3a4e-1f4c-4a57-9a53-6f3e2a1d0001',
@@ -28,6 +28,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     phone: '+33612345678',
     currentOrganizationUser: { uuid: '7e000000-0000-4000-8000-0000000000a1', organization: ORG_A },
     currentEnvironmentUser: null,
+    cguAcceptedVersion: CGU_VERSION,
     ...overrides,
   };
 }

@@ -69,6 +69,10 @@ export const documents = pgTable(
       .on(t.organizationUuid, t.entityType, t.entityUuid)
       .where(sql`${t.entityUuid} is not null`),
     index('documents_file_key_idx').on(t.fileKey),
+    // The media library (/media): every live file, newest first.
+    index('documents_media_idx')
+      .on(t.organizationUuid, t.createdAt.desc(), t.uuid.desc())
+      .where(sql`${t.kind} = 'file' and ${t.deletedAt} is null`),
     check('documents_kind_check', sql`${t.kind} in ('folder', 'file')`),
     check('documents_name_check', sql`char_length(${t.name}) between 1 and 255`),
     check('documents_not_own_parent', sql`${t.parentUuid} <> ${t.uuid}`),

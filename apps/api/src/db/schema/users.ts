@@ -17,6 +17,9 @@ export const users = pgTable(
     phone: text(),
     currentOrganizationUserUuid: uuid().references((): AnyPgColumn => organizationUsers.uuid, { onDelete: 'set null' }),
     currentEnvironmentUserUuid: uuid().references((): AnyPgColumn => environmentUsers.uuid, { onDelete: 'set null' }),
+    /** The terms of use (CGU) the user accepted last: their version and when (issue 15). */
+    cguAcceptedVersion: text(),
+    cguAcceptedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

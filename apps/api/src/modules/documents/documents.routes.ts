@@ -8,6 +8,9 @@ import {
   DocumentSchema,
   ExpiringQuerySchema,
   GedQuerySchema,
+  MediaPageSchema,
+  MediaQuerySchema,
+  THUMBNAIL_SIZE,
   todayIso,
   TrashQuerySchema,
   UpdateDocumentBodySchema,
@@ -23,6 +26,7 @@ import { errorResponses } from '../../lib/route-schemas.js';
 import { contentDisposition } from '../../lib/spreadsheet-export.js';
 import { ENTITY_ROOT_FOLDER, type EntityType } from './attachments.repository.js';
 import * as service from './documents.service.js';
+import * as mediaService from './media.service.js';
 
 export type DocumentRoutesOptions = { limits: service.DocumentLimits };
 
@@ -50,6 +54,15 @@ export function byteRange(header: string | undefined): { start: number; end?: nu
   const end = match[2] === '' ? undefined : Number(match[2]);
   if (end !== undefined && end < start) return undefined;
   return { start, end };
+}
+
+/** Whether an If-None-Match header names this ETag (or is « * »). */
+export function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const value = tag.trim().replace(/^W\//, '');
+    return value === '*' || value === etag;
+  });
 }
 
 /** The registers whose records hold files, as their routes spell them (SPEC 3: their `documents`). */
@@ -174,6 +187,20 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
       },
     },
     (request) => service.expiring(app.db, request.ctx, request.query, todayIso()),
+  );
+
+  app.get(
+    '/document/media',
+    {
+      schema: {
+        tags,
+        summary: 'La médiathèque : tous les fichiers (ni dossiers ni corbeille), les plus récents d’abord ; filtres kind (image, pdf, other), entity (driver, vehicule, sinister, none) et search (noms, sans accents ni casse)',
+        description: 'Chaque fichier porte `entity` : l’enregistrement auquel il est joint (type, uuid, libellé : « Nom Prénom », immatriculation, référence ou date du sinistre ; libellé null s’il n’existe plus), ou null.',
+        querystring: MediaQuerySchema,
+        response: { 200: MediaPageSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    (request) => mediaService.mediaPage(app.db, request.ctx, request.query),
   );
 
   app.get(
@@ -333,6 +360,41 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
     async (request, reply) => {
       const range = byteRange(request.headers.range);
       return send(reply, await service.open(deps(), request.ctx, request.params.uuid, true, range), true, range !== undefined);
+    },
+  );
+
+  app.get(
+    '/document/:uuid/thumbnail',
+    {
+      schema: {
+        tags,
+        summary: `La miniature d’une image (JPEG, PNG, WebP, HEIC lisible) : un WebP de ${THUMBNAIL_SIZE} px au plus de côté, faite à la première demande puis gardée`,
+        params: UuidParamsSchema,
+        response: {
+          200: { description: 'La miniature (image/webp).', content: { 'image/webp': { schema: BinarySchema } } },
+          304: z.null().meta({ description: 'Inchangée depuis la version que le navigateur garde (If-None-Match)' }),
+          ...errorResponses(400, 401, 403, 404, 415, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const thumbnail = await mediaService.thumbnail(deps(), request.ctx, request.params.uuid, {
+        isFresh: (etag) => ifNoneMatch(request.headers['if-none-match'], etag),
+        onStoreFailure: (error) => request.log.warn({ err: error }, 'document thumbnail: not kept in the storage (made again at the next request)'),
+      });
+      reply
+        .header('etag', thumbnail.etag)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', IMAGE_PREVIEW_CSP)
+        // The bytes of a file never change: the browser keeps its thumbnail a day, for this user only.
+        .header('cache-control', 'private, max-age=86400')
+        .header('vary', 'authorization');
+      if (thumbnail.body === null) return reply.status(304).send(null);
+      return reply
+        .header('content-type', 'image/webp')
+        .header('content-length', String(thumbnail.size))
+        .header('content-disposition', contentDisposition(thumbnail.name).replace(/^attachment/, 'inline'))
+        .send(thumbnail.body as unknown as string);
     },
   );
 };

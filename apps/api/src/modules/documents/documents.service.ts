@@ -19,6 +19,7 @@ import type { ByteRange, ObjectStorage, StoredObject } from '../../platform/stor
 import * as attachments from './attachments.repository.js';
 import type { EntityRef } from './attachments.repository.js';
 import * as repo from './documents.repository.js';
+import { thumbnailKeyOf } from './thumbnails.js';
 import { type AcceptedType, ACCEPTED_TYPES_TEXT, detectType, HEAD_BYTES, isPreviewable, nameForMediaType, nameForType, readHead } from './file-types.js';
 
 export type DocumentLimits = { maxFileBytes: number; quotaBytes: number };
@@ -491,6 +492,7 @@ async function deleteObjects(storage: ObjectStorage, keys: string[]): Promise<vo
   for (const key of keys) {
     await storage.delete(key);
     await storage.delete(`tmp/${key}`);
+    await storage.delete(thumbnailKeyOf(key));
   }
 }
 

@@ -121,3 +121,7 @@ export async function updateUser(tx: WriteTx, userUuid: string, patch: UserPatch
     .set({ ...patch, updatedAt: new Date() })
     .where(and(eq(users.uuid, userUuid)));
 }
+
+export async function setCguAccepted(tx: WriteTx, userUuid: string, version: string) {
+  await tx.update(users).set({ cguAcceptedVersion: version, cguAcceptedAt: new Date(), updatedAt: new Date() }).where(eq(users.uuid, userUuid));
+}

@@ -1,4 +1,4 @@
-import { UpdateUserBodySchema, UserSchema, UuidParamsSchema } from '@flotte/contract';
+import { AcceptCguBodySchema, UpdateUserBodySchema, UserSchema, UuidParamsSchema } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './users.service.js';
@@ -16,5 +16,17 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => service.updateSelf(app.db, request.ctx, request.params.uuid, request.body),
+  );
+  app.post(
+    '/user/cgu',
+    {
+      schema: {
+        tags: ['Utilisateurs'],
+        summary: 'Accepte les conditions générales d’utilisation en vigueur (leur version et la date sont conservées)',
+        body: AcceptCguBodySchema,
+        response: { 200: UserSchema, ...errorResponses(400, 401) },
+      },
+    },
+    (request) => service.acceptCgu(app.db, request.ctx.userUuid, request.body.version),
   );
 };

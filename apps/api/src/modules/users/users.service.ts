@@ -33,6 +33,7 @@ function toUser(row: repo.ProfileRow): User {
           }
         : null,
     currentEnvironmentUser: environmentUser && environment ? { uuid: environmentUser.uuid, environment } : null,
+    cguAcceptedVersion: user.cguAcceptedVersion,
   };
 }
 
@@ -120,4 +121,10 @@ export async function updateSelf(
 /** The environment link the user works in (set by the environment service on join / quit). */
 export async function setCurrentEnvironmentUser(tx: WriteTx, userUuid: string, environmentUserUuid: string | null) {
   await repo.updateUser(tx, userUuid, { currentEnvironmentUserUuid: environmentUserUuid });
+}
+
+/** The user accepts the terms of use in force (issue 15): their version and the time are kept. */
+export async function acceptCgu(db: Database, userUuid: string, version: string): Promise<User> {
+  await withSystem(db, (tx) => repo.setCguAccepted(tx, userUuid, version));
+  return getProfile(db, userUuid);
 }

@@ -18,6 +18,17 @@ function renderShell(user = makeUser(), links = [makeLink(user, ORG_A, '7e000000
 }
 
 describe('logged layout', () => {
+  it('asks a user who has not accepted the terms in force to accept them', async () => {
+    renderShell(makeUser({ cguAcceptedVersion: '2025-01-01' }));
+    expect(await screen.findByRole('dialog', { name: 'Nos conditions d’utilisation évoluent' })).toBeInTheDocument();
+  });
+
+  it('does not ask a user who accepted the terms in force', async () => {
+    renderShell();
+    await screen.findByRole('navigation', { name: 'Menu principal' });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
   it('lists the menu in SPEC order, the registers navigable, the others locked with À venir', async () => {
     renderShell();
     const nav = await screen.findByRole('navigation', { name: 'Menu principal' });

@@ -8,7 +8,7 @@ import { useTheme } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import type { User } from '@flotte/contract';
+import { CGU_VERSION, type User } from '@flotte/contract';
 import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { lazyComponent, useOpenedOnce } from '../../components/lazy-component';
@@ -24,6 +24,8 @@ import { Sidebar } from './sidebar';
 // the dialogs a person opens now and then.
 const MobileNavigation = lazyComponent(() => import('./mobile-navigation').then((module) => module.MobileNavigation));
 const RootMenu = lazyComponent(() => import('./root-menu').then((module) => module.RootMenu));
+// Asked only of a user who has not accepted the terms in force: its module comes then.
+const CguDialog = lazyComponent(() => import('../../features/account/components/cgu-dialog').then((module) => module.CguDialog));
 const SupportDialog = lazyComponent(() => import('../../features/support/components/support-dialog').then((module) => module.SupportDialog));
 const OrganizationLoadingDialog = lazyComponent(() =>
   import('../../features/organizations/components/organization-loading-dialog').then((module) => module.OrganizationLoadingDialog),
@@ -155,6 +157,11 @@ function LoggedShell({ user }: { user: User }) {
       {switchingMounted && (
         <Suspense fallback={null}>
           <OrganizationLoadingDialog open={switching} />
+        </Suspense>
+      )}
+      {user.cguAcceptedVersion !== CGU_VERSION && (
+        <Suspense fallback={null}>
+          <CguDialog firstTime={user.cguAcceptedVersion === null} />
         </Suspense>
       )}
       <LazySnackbarHost />

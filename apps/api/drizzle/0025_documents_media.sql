@@ -1,0 +1,1 @@
+CREATE INDEX "documents_media_idx" ON "documents" USING btree ("organization_uuid","created_at" DESC NULLS LAST,"uuid" DESC NULLS LAST) WHERE "documents"."kind" = 'file' and "documents"."deleted_at" is null;
