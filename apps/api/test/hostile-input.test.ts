@@ -59,7 +59,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** Every row the API can write, in one digest: equal before and after means nothing was written. */
-const TABLES = ['users', 'environments', 'environment_tiers', 'environment_users', 'organizations', 'organization_users', 'drivers', 'vehicules', 'sinisters', 'reports', 'register_counts', 'refresh_tokens', 'indicators', 'dashboard_configs', 'insurance_contracts', 'insurance_contract_guarantees', 'insurance_intermediaries', 'imports', 'import_changes', 'stored_files', 'documents', 'password_reset_tokens'];
+const TABLES = ['users', 'environments', 'environment_tiers', 'environment_users', 'organizations', 'organization_users', 'drivers', 'vehicules', 'sinisters', 'reports', 'register_counts', 'refresh_tokens', 'indicators', 'dashboard_configs', 'insurance_contracts', 'insurance_contract_guarantees', 'insurance_intermediaries', 'imports', 'import_changes', 'stored_files', 'documents', 'document_expiry_notices', 'password_reset_tokens'];
 const FINGERPRINT = sql.raw(
   `select ${TABLES.map((table) => `(select count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') from ${table} t)`).join(" || ' ' || ")} as digest`,
 );
