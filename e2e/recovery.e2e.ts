@@ -56,7 +56,7 @@ describe('password recovery, end to end', () => {
 
     // The link served once.
     await page.goto(link!);
-    await page.getByText('Ce lien n’est plus valable : il a expiré ou a déjà servi. Demandez-en un nouveau.').waitFor();
+    await page.getByText('Ce lien est invalide ou a expiré : il ne sert qu’une fois, pendant 1 heure. Demandez-en un nouveau.').waitFor();
     expect(await page.getByRole('link', { name: 'Demander un nouveau lien' }).getAttribute('href')).toBe('/recover/email');
 
     // The old password is refused, the new one opens the account.

@@ -38,6 +38,14 @@ export async function apiAs(email: string) {
   return {
     user,
     call,
+    /** Sends files as a browser does (multipart `files`) to an upload route: `/api/sinister/{uuid}/documents`… */
+    async upload(path: string, files: readonly { name: string; type: string; content: Uint8Array }[]): Promise<Row[]> {
+      const form = new FormData();
+      for (const file of files) form.append('files', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);
+      const response = await fetch(`${baseUrl()}${path}`, { method: 'POST', headers, body: form });
+      if (!response.ok) throw new Error(`POST ${path} : ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { data: Row[] }).data;
+    },
     /**
      * Deletes for good, archived ones included, the records of a register (`/api/driver`…) that
      * `search` finds and `match` picks: what a test created, whether it got to delete it or not.

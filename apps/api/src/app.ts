@@ -128,8 +128,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.decorate('mail', mailService(jobs.send.bind(jobs), platform.mailDelivery));
   const imports = importJobs({ db: database.db, storage, mail: () => app.mail, publicUrl: config.publicUrl, logger: app.log });
   jobs.register(imports.commit as never, imports.cleanup as never);
-  const documentsJobs = documentJobs({ db: database.db, storage, logger: app.log });
-  jobs.register(documentsJobs.purgeTrash as never);
+  const documentsJobs = documentJobs({ db: database.db, storage, mail: () => app.mail, publicUrl: config.publicUrl, logger: app.log });
+  jobs.register(documentsJobs.purgeTrash as never, documentsJobs.expiryNotices as never);
   if (options.startJobs !== false) app.addHook('onReady', () => jobs.start());
   // Closing stops taking jobs at once, beside the HTTP requests' end; running jobs get up to
   // 8 s, and the database closes after (server.ts exits 10 s after SIGTERM at the latest).

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@flotte/contract';
+import { CGU_VERSION, CSRF_HEADER, CSRF_HEADER_VALUE } from '@flotte/contract';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDrivers, createSinisters, createVehicules } from '../src/seed/factories.js';
+import { passwordResetTokens } from '../src/db/schema/users.js';
+import { hashRefreshToken } from '../src/lib/tokens.js';
+import { createDrivers, createSinisters, createUser, createVehicules } from '../src/seed/factories.js';
 import { openEnvironments, type EnvironmentFixtures } from './fixtures/environments.js';
 import { OPENAPI_FILE } from './openapi.js';
 import type { TestContext } from './test-app.js';
@@ -21,6 +23,8 @@ type Schema = { type?: string | string[]; maxLength?: number; format?: string; e
 type Operation = { parameters?: { in: string; name: string; schema: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } };
 const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as { paths: Record<string, Record<string, Operation>> };
 
+const RECOVERY_TOKEN = 'jeton-de-recuperation-hostile';
+
 let t: TestContext;
 let f: EnvironmentFixtures;
 let tokens: Record<string, string>;
@@ -35,6 +39,9 @@ beforeAll(async () => {
     ids.driver = driver!.uuid;
     ids.vehicule = vehicule!.uuid;
     ids.sinister = sinister!.uuid;
+    // A live recovery link of a user of its own, for the recovery routes' valid bodies.
+    const recovering = await createUser(tx, { email: 'recuperation@exemple.fr' });
+    await tx.insert(passwordResetTokens).values({ userUuid: recovering.uuid, tokenHash: hashRefreshToken(RECOVERY_TOKEN), expiresAt: new Date(Date.now() + 3_600_000) });
   });
   const me = await t.as(tokens['admin-a']!, { method: 'GET', url: '/api/auth/me' });
   ids.user = me.json<{ uuid: string }>().uuid;
@@ -52,7 +59,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** Every row the API can write, in one digest: equal before and after means nothing was written. */
-const TABLES = ['users', 'environments', 'environment_tiers', 'environment_users', 'organizations', 'organization_users', 'drivers', 'vehicules', 'sinisters', 'reports', 'register_counts', 'refresh_tokens', 'indicators', 'dashboard_configs', 'insurance_contracts', 'insurance_contract_guarantees', 'insurance_intermediaries', 'imports', 'import_changes', 'stored_files', 'documents', 'password_reset_tokens'];
+const TABLES = ['users', 'environments', 'environment_tiers', 'environment_users', 'organizations', 'organization_users', 'drivers', 'vehicules', 'sinisters', 'reports', 'register_counts', 'refresh_tokens', 'indicators', 'dashboard_configs', 'insurance_contracts', 'insurance_contract_guarantees', 'insurance_intermediaries', 'imports', 'import_changes', 'stored_files', 'documents', 'document_expiry_notices', 'password_reset_tokens'];
 const FINGERPRINT = sql.raw(
   `select ${TABLES.map((table) => `(select count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') from ${table} t)`).join(" || ' ' || ")} as digest`,
 );
@@ -103,12 +110,18 @@ const VALID: Record<string, { who: string; body: () => Record<string, unknown> }
   // Validate keeps the mapping it checked (for the errors' download); commit applies the one row.
   'POST /api/import/{importId}/validate': { who: 'admin-a', body: () => ({ mapping: { lastName: 0, firstName: 1, phone: 2 }, mode: 'upsert' }) },
   'POST /api/import/{importId}/commit': { who: 'admin-a', body: () => ({ mapping: { lastName: 0, firstName: 1, phone: 2 }, mode: 'upsert' }) },
+  // Account recovery: an unknown address and an unknown link write nothing (the same answers as known ones).
+  'POST /api/auth/recover': { who: '', body: () => ({ email: 'inconnue-hostile@exemple.fr' }) },
+  'POST /api/auth/recover/check': { who: '', body: () => ({ token: RECOVERY_TOKEN }) },
+  // After the check above: it spends the link.
+  'POST /api/auth/recover/password': { who: '', body: () => ({ token: RECOVERY_TOKEN, password: 'Une phrase assez longue 1', confirmation: 'Une phrase assez longue 1' }) },
+  'POST /api/user/cgu': { who: 'admin-a', body: () => ({ version: CGU_VERSION }) },
   // Last: it ends the sessions of its caller, who sends nothing else here.
   'POST /api/auth/password': { who: 'user-a', body: () => ({ currentPassword: 'Motdepasse-tests-1', newPassword: 'Un-nouveau-mot-de-passe-1' }) },
 };
 
-/** Routes with a body that write nothing when valid (a check before a write): none today. */
-const READS = new Set<string>();
+/** Routes with a body that write nothing when valid: a recovery request for an unknown address, a link's check. */
+const READS = new Set<string>(['POST /api/auth/recover', 'POST /api/auth/recover/check']);
 
 /** Who asks the routes that take no body. */
 const QUERY_CALLER: Record<string, string> = { '/api/organization': 'root', '/api/organization/environment': 'super-a', '/api/organization-user': 'super-a', '/api/environment': 'root' };

@@ -48,7 +48,7 @@ export const RECOVERY_REQUESTED_MESSAGE =
   'Si un compte existe avec cette adresse, un e-mail vient de lui être envoyé avec un lien pour choisir un nouveau mot de passe, valable 1 heure.';
 
 /** A link that expired, was used, or never existed: one message, whatever the case. */
-export const RECOVERY_LINK_INVALID_MESSAGE = 'Ce lien n’est plus valable : il a expiré ou a déjà servi. Demandez-en un nouveau.';
+export const RECOVERY_LINK_INVALID_MESSAGE = 'Ce lien est invalide ou a expiré : il ne sert qu’une fois, pendant 1 heure. Demandez-en un nouveau.';
 
 export const RecoveryRequestBodySchema = z.strictObject(
   { email: EmailSchema },
@@ -61,7 +61,9 @@ export const RecoveryRequestResponseSchema = z.object({ message: z.string() });
 const RecoveryTokenSchema = z
   .string({ error: RECOVERY_LINK_INVALID_MESSAGE })
   .min(1, { error: RECOVERY_LINK_INVALID_MESSAGE })
-  .max(200, { error: RECOVERY_LINK_INVALID_MESSAGE });
+  .max(200, { error: RECOVERY_LINK_INVALID_MESSAGE })
+  // What the API makes: base64url.
+  .regex(/^[\w-]*$/, { error: RECOVERY_LINK_INVALID_MESSAGE });
 
 export const RecoveryTokenBodySchema = z.strictObject({ token: RecoveryTokenSchema });
 export type RecoveryTokenBody = z.infer<typeof RecoveryTokenBodySchema>;
@@ -73,7 +75,7 @@ export type RecoveryTokenResponse = z.infer<typeof RecoveryTokenResponseSchema>;
 /** A new password typed twice (recovery; signup and account next), with the strength rules. */
 const newPasswordPair = {
   password: newPasswordSchema('Le nouveau mot de passe'),
-  confirmation: z.string({ error: 'Confirmez le nouveau mot de passe' }).min(1, { error: 'Confirmez le nouveau mot de passe' }).max(MAX_LENGTH.password),
+  confirmation: text({ max: MAX_LENGTH.password, trim: false, label: 'La confirmation', missing: 'Confirmez le nouveau mot de passe' }).min(1, { error: 'Confirmez le nouveau mot de passe' }),
 };
 const samePasswords = (body: { password: string; confirmation: string }) => body.password === body.confirmation;
 const NOT_SAME = { error: 'Les deux mots de passe ne sont pas identiques', path: ['confirmation'] };
@@ -93,7 +95,7 @@ export type RecoveryPasswordBody = z.infer<typeof RecoveryPasswordBodySchema>;
 /** The account page's password change: the current password, then the new one twice. */
 export const ChangePasswordFormSchema = z
   .object({
-    currentPassword: z.string({ error: 'Le mot de passe actuel est obligatoire' }).min(1, { error: 'Le mot de passe actuel est obligatoire' }).max(MAX_LENGTH.password),
+    currentPassword: text({ max: MAX_LENGTH.password, trim: false, label: 'Le mot de passe actuel', missing: 'Le mot de passe actuel est obligatoire' }).min(1, { error: 'Le mot de passe actuel est obligatoire' }),
     ...newPasswordPair,
   })
   .refine(samePasswords, NOT_SAME)

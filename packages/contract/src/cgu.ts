@@ -1,3 +1,4 @@
+import { text } from './primitives.js';
 import { z } from './zod.js';
 
 /**
@@ -9,7 +10,7 @@ export const CGU_VERSION = '2026-11-26';
 
 export const AcceptCguBodySchema = z.strictObject(
   {
-    version: z.string({ error: 'La version des conditions est obligatoire' }).max(20).refine((version) => version === CGU_VERSION, {
+    version: text({ max: 20, label: 'La version des conditions', missing: 'La version des conditions est obligatoire' }).refine((version) => version === CGU_VERSION, {
       error: 'Ces conditions ne sont plus les dernières : rechargez la page pour lire la version en vigueur.',
     }),
   },

@@ -98,6 +98,8 @@ describe('the platform services in the app', () => {
       expect(ready.statusCode).toBe(200);
       expect(await app.jobs.schedules()).toEqual([
         // The document management's nightly purge of its 30-day trash (modules/documents, issue 14).
+        // Each morning, the documents to renew are raised for the alerts and e-mailed to the administrators (issue 14).
+        { name: 'documents.expiry-notices', cron: '0 7 * * *' },
         { name: 'documents.purge-trash', cron: '45 3 * * *' },
         // The imports' nightly cleanup of abandoned imports (modules/import, issue 13).
         { name: 'import.cleanup', cron: '15 3 * * *' },

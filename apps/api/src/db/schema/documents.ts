@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, check, date, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, check, date, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
 import { storedFiles } from './stored-files.js';
 import { users } from './users.js';
@@ -82,5 +82,30 @@ export const documents = pgTable(
     ),
     check('documents_trash_check', sql`(${t.deletedAt} is null) = (${t.trashedWith} is null)`),
     check('documents_entity_check', sql`(${t.entityType} is null) = (${t.entityUuid} is null)`),
+  ],
+);
+
+/**
+ * An expiry raised by the daily job documents.expiry-notices (issue 14): a live document expired
+ * or expiring within DOCUMENT_EXPIRY_NOTICE_DAYS, told once to the organization's administrators.
+ * One row per document and expiry date: a rerun raises nothing twice, a new date raises again.
+ * The alerts feature reads these rows.
+ */
+export const documentExpiryNotices = pgTable(
+  'document_expiry_notices',
+  {
+    uuid: uuid().primaryKey().defaultRandom(),
+    organizationUuid: uuid()
+      .notNull()
+      .references(() => organizations.uuid, { onDelete: 'cascade' }),
+    documentUuid: uuid()
+      .notNull()
+      .references(() => documents.uuid, { onDelete: 'cascade' }),
+    expiresOn: date({ mode: 'string' }).notNull(),
+    raisedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('document_expiry_notices_document_expiry_key').on(t.documentUuid, t.expiresOn),
+    index('document_expiry_notices_raised_idx').on(t.organizationUuid, t.raisedAt),
   ],
 );

@@ -439,11 +439,11 @@ describe('GET /api/auth/me and the access token', () => {
       .setExpirationTime(claims.exp ?? '5m')
       .sign(key);
 
-  it('returns the User of SPEC section 3', async () => {
+  it('returns the User of SPEC section 3, with the version of the terms it accepted', async () => {
     const response = await t.as(await sign({}), { method: 'GET', url: '/api/auth/me' });
     expect(response.statusCode).toBe(200);
     expect(Object.keys(response.json()).sort()).toEqual(
-      ['avatar', 'currentEnvironmentUser', 'currentOrganizationUser', 'description', 'email', 'firstName', 'lastName', 'phone', 'roles', 'uuid'].sort(),
+      ['avatar', 'cguAcceptedVersion', 'currentEnvironmentUser', 'currentOrganizationUser', 'description', 'email', 'firstName', 'lastName', 'phone', 'roles', 'uuid'].sort(),
     );
   });
 

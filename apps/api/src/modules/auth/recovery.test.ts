@@ -100,20 +100,29 @@ describe('account recovery', () => {
     expect(await mailsTo('connue@exemple.fr')).toHaveLength(1);
   });
 
-  it('takes about the same time for a known and an unknown address (median of 9)', async () => {
-    await t.seed((tx) => createUser(tx, { email: 'chrono@exemple.fr' }));
-    const median = async (email: string) => {
-      const times: number[] = [];
-      for (let i = 0; i < 9; i++) {
+  it('takes about the same time for a known and an unknown address (medians of 11, asked in turn)', async () => {
+    // One address per request: each is under its limit (a 429 would answer both alike, and fast).
+    await t.seed(async (tx) => {
+      for (let i = 0; i < 11; i++) await createUser(tx, { email: `chrono-${i}@exemple.fr` });
+    });
+    const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
+    // In turn, so that both meet the same load of the machine.
+    for (let i = 0; i < 11; i++) {
+      for (const [which, email] of [
+        ['known', `chrono-${i}@exemple.fr`],
+        ['unknown', `personne-${i}@exemple.fr`],
+      ] as const) {
         const start = performance.now();
-        await requestLink(email);
-        times.push(performance.now() - start);
+        const response = await requestLink(email);
+        times[which].push(performance.now() - start);
+        expect(response.statusCode).toBe(202);
       }
-      return times.sort((a, b) => a - b)[4]!;
-    };
-    const [known, unknown] = [await median('chrono@exemple.fr'), await median('personne@exemple.fr')];
-    // The known address writes a token and a message in the same transaction: a few milliseconds at most.
-    expect(Math.abs(known - unknown)).toBeLessThan(Math.max(25, 0.75 * Math.max(known, unknown)));
+    }
+    const median = (values: number[]) => values.sort((a, b) => a - b)[5]!;
+    const [known, unknown] = [median(times.known), median(times.unknown)];
+    // The known address writes a token and a message in the same transaction: milliseconds. A
+    // password hash or a mail server on one path only would cost far more than this margin.
+    expect(Math.abs(known - unknown)).toBeLessThan(Math.max(40, 0.5 * Math.max(known, unknown)));
   });
 
   it('ends every session of the account when the link is used', async () => {

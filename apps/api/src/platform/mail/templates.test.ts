@@ -191,3 +191,36 @@ describe('vehicle-movement', () => {
     expect(() => renderMail(MAIL_TEMPLATES['vehicle-movement'], { ...base, movements: [] }, plain)).toThrow();
   });
 });
+
+describe('document-expiry', () => {
+  const base = { organizationTitle: 'Transports Alpha', firstName: 'Camille', today: '2026-11-26', noticeDays: 30 };
+  const doc = (name: string, expiresOn: string, folder = 'Mes documents') => ({ name, folder, expiresOn });
+
+  it('lists each document with its folder and its French date, « expiré » when past, « aujourd’hui » on the day', () => {
+    const text = renderMailToText(
+      MAIL_TEMPLATES['document-expiry'],
+      { ...base, documents: [doc('Carte verte.pdf', '2026-11-01', 'AB-123-CD'), doc('Permis.pdf', '2026-11-26'), doc('Contrat.pdf', '2026-12-03')] },
+      plain,
+    );
+    expect(text).toContain('Objet : Documents à renouveler : 3 documents (Transports Alpha)');
+    expect(text).toContain('Bonjour Camille,');
+    expect(text).toContain('• Carte verte.pdf (dossier « AB-123-CD ») : expiré le 1er novembre 2026');
+    expect(text).toContain('• Permis.pdf (dossier « Mes documents ») : expire aujourd’hui');
+    expect(text).toContain('• Contrat.pdf (dossier « Mes documents ») : expire le 3 décembre 2026');
+    expect(text).toContain('Ouvrir la gestion documentaire :\nhttps://flotte.exemple.fr/ged');
+  });
+
+  it('speaks of one document in the singular, and counts the documents beyond those listed', () => {
+    const one = renderMailToText(MAIL_TEMPLATES['document-expiry'], { ...base, firstName: null, documents: [doc('Permis.pdf', '2026-12-20')] }, plain);
+    expect(one).toContain('Objet : Documents à renouveler : 1 document (Transports Alpha)');
+    expect(one).toContain('Bonjour,');
+    expect(one).toContain('Un document de Transports Alpha a expiré ou expire dans les 30 prochains jours :');
+    const many = renderMailToText(MAIL_TEMPLATES['document-expiry'], { ...base, documents: [doc('Permis.pdf', '2026-12-20')], total: 1201 }, plain).replace(/[\u00a0\u202f]/g, ' ');
+    expect(many).toContain('Documents à renouveler : 1 201 documents');
+    expect(many).toContain('… et 1 200 autres documents, à retrouver dans FlotteAssur.');
+  });
+
+  it('refuses an empty list', () => {
+    expect(() => renderMail(MAIL_TEMPLATES['document-expiry'], { ...base, documents: [] }, plain)).toThrow();
+  });
+});

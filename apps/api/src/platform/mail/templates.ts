@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { MailTemplate } from './render.js';
+import { documentExpiry } from './templates/document-expiry.js';
 import { organizationInvitation } from './templates/organization-invitation.js';
 import { passwordReset } from './templates/password-reset.js';
 import { signupConfirmation } from './templates/signup-confirmation.js';
@@ -11,6 +12,7 @@ export const MAIL_TEMPLATES = {
   'signup-confirmation': signupConfirmation,
   'organization-invitation': organizationInvitation,
   'vehicle-movement': vehicleMovement,
+  'document-expiry': documentExpiry,
 } as const;
 
 export type MailTemplates = typeof MAIL_TEMPLATES;

@@ -26,6 +26,12 @@ export type ConfirmDialogProps = {
    */
   onConfirm: () => void | Promise<unknown>;
   onClose: () => void;
+  /**
+   * Once the dialog has faded out. Over another dialog, a snackbar shown before then is hidden
+   * from assistive technologies when this one goes (MUI re-hides the other dialog's siblings):
+   * tell the outcome from here.
+   */
+  onExited?: () => void;
 };
 
 /** Asks before an action that cannot be undone. Focus starts on 'Annuler', the safe choice. */
@@ -39,6 +45,7 @@ export function ConfirmDialog({
   destructive = true,
   onConfirm,
   onClose,
+  onExited,
 }: ConfirmDialogProps) {
   const titleId = useId();
   const descriptionId = useId();
@@ -66,6 +73,7 @@ export function ConfirmDialog({
       role="alertdialog"
       maxWidth="xs"
       fullWidth
+      slotProps={onExited ? { transition: { onExited } } : undefined}
     >
       <DialogTitle id={titleId} sx={{ overflowWrap: 'anywhere' }}>
         {title}

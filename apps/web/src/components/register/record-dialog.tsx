@@ -1,5 +1,4 @@
 import CloseIcon from '@mui/icons-material/Close';
-import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -8,10 +7,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { Fragment, useId, useState, type ReactNode } from 'react';
 import { formatDate } from '../../lib/format';
@@ -72,28 +67,6 @@ export function StatusDetails({
   );
 }
 
-/** 'Documents' of a record: 'Aucun document' until the document management issue fills them. */
-export function DocumentsSection({ documents }: { documents: readonly { uuid: string; name: string }[] }) {
-  return (
-    <DetailSection title="Documents">
-      {documents.length === 0 ? (
-        <Typography color="textSecondary">Aucun document</Typography>
-      ) : (
-        <List dense disablePadding>
-          {documents.map((document) => (
-            <ListItem key={document.uuid} disableGutters>
-              <ListItemIcon sx={{ minWidth: 32 }}>
-                <DescriptionOutlined fontSize="small" />
-              </ListItemIcon>
-              <ListItemText primary={document.name} />
-            </ListItem>
-          ))}
-        </List>
-      )}
-    </DetailSection>
-  );
-}
-
 /** What a register's 'Voir' dialog gets (useRegisterActions' `details`). */
 export type RecordDetailsProps<T> = {
   /** The record shown; closed when null. */
@@ -106,8 +79,10 @@ export type RecordDetailsProps<T> = {
 export type RecordDialogProps<T extends { isArchived: boolean }> = RecordDetailsProps<T> & {
   /** The dialog title (an 'Archivé' chip follows it for archived records). */
   title: (record: T) => ReactNode;
-  /** The details: DetailList / DetailSection / DocumentsSection. */
+  /** The details: DetailList / DetailSection / RecordDocuments (components/documents). */
   children: (record: T) => ReactNode;
+  /** The record's own buttons, before 'Fermer' (the claims' 'Télécharger le dossier'). */
+  actions?: (record: T) => ReactNode;
 };
 
 /**
@@ -129,7 +104,7 @@ export function useRecordDialog<T>(current: T | null, onClose: () => void) {
 }
 
 /** 'Voir' for a register row: title, close button, the details, 'Fermer' and 'Modifier'. */
-export function RecordDialog<T extends { isArchived: boolean }>({ record: current, onClose, onEdit, title, children }: RecordDialogProps<T>) {
+export function RecordDialog<T extends { isArchived: boolean }>({ record: current, onClose, onEdit, title, children, actions }: RecordDialogProps<T>) {
   const { record, titleId, dialog } = useRecordDialog(current, onClose);
   return (
     <Dialog {...dialog} maxWidth="sm">
@@ -146,7 +121,8 @@ export function RecordDialog<T extends { isArchived: boolean }>({ record: curren
           <DialogContent tabIndex={0} sx={{ display: 'grid', gap: 3 }}>
             {children(record)}
           </DialogContent>
-          <DialogActions sx={{ px: 3, pb: 2 }}>
+          <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', rowGap: 1 }}>
+            {actions?.(record)}
             <Button onClick={onClose}>Fermer</Button>
             {onEdit && (
               <Button variant="contained" onClick={() => onEdit(record)}>

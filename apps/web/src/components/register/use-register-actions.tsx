@@ -43,6 +43,8 @@ export type RegisterActionsDeclaration<TRecord extends RegisterRecord> = {
    * click: called when a button that opens them is hovered, focused or touched.
    */
   preload?: () => void;
+  /** The register's own row actions, after 'Modifier' (the claims' 'Télécharger le dossier'). */
+  moreActions?: (record: TRecord) => (RowAction | false)[];
 };
 
 type Opened<TRecord> = { open: boolean; record?: TRecord };
@@ -62,7 +64,7 @@ export type ArchiveFlow = Partial<Pick<ArchiveWithUndoOptions, 'archive' | 'rest
  * ```
  */
 export function useRegisterActions<TRecord extends RegisterRecord>(declaration: RegisterActionsDeclaration<TRecord>) {
-  const { api, texts, name, canDelete, deleteWarning, deleteDetails, onArchive, restoredDescription, preload } = declaration;
+  const { api, texts, name, canDelete, deleteWarning, deleteDetails, onArchive, restoredDescription, preload, moreActions } = declaration;
   const subject = declaration.subject ?? name;
   const object = declaration.object ?? name;
   const archive = api.useArchive();
@@ -114,6 +116,7 @@ export function useRegisterActions<TRecord extends RegisterRecord>(declaration: 
   const rowActions = (record: TRecord): (RowAction | false)[] => [
     { label: 'Voir', icon: <VisibilityOutlined fontSize="small" />, onClick: () => setViewed(record) },
     { label: 'Modifier', icon: <EditOutlined fontSize="small" />, onClick: () => edit(record) },
+    ...(moreActions?.(record) ?? []),
     record.isArchived
       ? { label: 'Restaurer', icon: <UnarchiveOutlined fontSize="small" />, onClick: () => restoreRecord(record) }
       : { label: 'Archiver', icon: <ArchiveOutlined fontSize="small" />, onClick: () => (onArchive ? onArchive(record) : void archiveRecord(record)) },

@@ -9,7 +9,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Portal from '@mui/material/Portal';
 import Snackbar from '@mui/material/Snackbar';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { snackbar, useSnackbarMessage, type SnackbarMessage, type SnackbarType } from './snackbar';
 
 const SEVERITY: Record<SnackbarType, AlertColor> = {
@@ -74,6 +74,13 @@ export function SnackbarHost() {
   // Keep the last message while the exit transition plays.
   const [shown, setShown] = useState<SnackbarMessage | null>(message);
   if (message && message !== shown) setShown(message);
+  const root = useRef<HTMLDivElement>(null);
+  // A dialog opened or closed over another one while the snackbar was up (a confirmation in a
+  // details dialog) hides every sibling of the dialog left open, the snackbar with them (MUI's
+  // modal manager): each new message is reachable again, its « Annuler » with it.
+  useEffect(() => {
+    root.current?.removeAttribute('aria-hidden');
+  }, [message?.id]);
 
   if (!shown) return null;
   // Portalled on demand: a snackbar raised while a dialog is open (support form) is created after
@@ -81,6 +88,7 @@ export function SnackbarHost() {
   return (
     <Portal>
       <Snackbar
+        ref={root}
         open={message !== null}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         slotProps={{ transition: { onExited: () => setShown(null) } }}

@@ -195,7 +195,7 @@ describe('Conducteurs page', () => {
   });
 
   it('shows a driver with its documents', async () => {
-    mockFetch([listRoute()]);
+    mockFetch([listRoute(), { path: /^\/api\/driver\/[^/]+\/documents$/, body: { data: [] } }]);
     renderDrivers();
     const ui = userEvent.setup();
     await ui.click(await screen.findByRole('button', { name: 'Voir Élodie Écuyer' }));
@@ -293,6 +293,35 @@ describe('Conducteurs page', () => {
     expect(posts).toHaveLength(3);
     expect(await posts[2]!.json()).toMatchObject({ firstName: 'Élodie', lastName: 'Écuyer', email: 'elodie@tm.fr', force: true });
     expect(await posts[0]!.json()).not.toHaveProperty('force');
+  });
+
+  it('shows the driver’s files in its edit form, and sends them on their own, not with « Enregistrer »', async () => {
+    const licence = {
+      uuid: '7f2e0d6a-4b3c-4e5d-9fa0-9b8c7d6e5f4a',
+      kind: 'file',
+      folderName: null,
+      parent: null,
+      media: { name: 'Permis Élodie.pdf' },
+      size: 52_000,
+      type: 'application/pdf',
+      author: null,
+      createdAt: '2026-11-20T10:00:00.000Z',
+      updatedAt: '2026-11-20T10:00:00.000Z',
+      expiresOn: null,
+      deletedAt: null,
+    };
+    const { calls } = mockFetch([listRoute(), { path: `/api/driver/${elodie.uuid}/documents`, body: { data: [licence] } }]);
+    renderDrivers();
+    const ui = userEvent.setup();
+    const menu = await openRowMenu(ui, 'Élodie Écuyer');
+    await ui.click(within(menu).getByRole('menuitem', { name: 'Modifier' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Modifier le conducteur' });
+    const files = await within(dialog).findByRole('list', { name: 'Fichiers joints' });
+    expect(await within(files).findByText('50,8 Ko')).toBeInTheDocument();
+    expect(within(files).getByText('Permis Élodie.pdf')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Ajouter des fichiers' })).toHaveAttribute('type', 'button');
+    expect(within(dialog).getByRole('button', { name: 'Retirer Permis Élodie.pdf' })).toHaveAttribute('type', 'button');
+    expect(calls.filter((call) => call.method !== 'GET')).toEqual([]);
   });
 
   it('edits a driver from its current values', async () => {

@@ -1,7 +1,7 @@
 import { CHOICES_LIMIT, todayIso } from '@flotte/contract';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
@@ -265,7 +265,7 @@ describe('Sinistres page', () => {
 
   it('shows a claim from GET /api/sinister/{id} with every field in French', async () => {
     const fresh = { ...glass, hasHumanInjury: true, documents: [] };
-    mockFetch([listRoute(), guaranteesRoute, { path: `/api/sinister/${glass.uuid}`, body: fresh }]);
+    mockFetch([listRoute(), guaranteesRoute, { path: `/api/sinister/${glass.uuid}`, body: fresh }, { path: `/api/sinister/${glass.uuid}/documents`, body: { data: [] } }]);
     renderSinisters();
     const ui = userEvent.setup();
 
@@ -297,7 +297,7 @@ describe('Sinistres page', () => {
     const ui = userEvent.setup();
 
     const menu = await openRowMenu(ui, 'AB-123-CD · sinistre du 14/03/2026');
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Voir', 'Modifier', 'Archiver']);
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Voir', 'Modifier', 'Télécharger le dossier', 'Archiver']);
     await ui.click(within(menu).getByRole('menuitem', { name: 'Archiver' }));
 
     expect(await screen.findByText('Sinistre archivé')).toBeInTheDocument();
@@ -309,6 +309,72 @@ describe('Sinistres page', () => {
       `/api/sinister/restore/${glass.uuid}`,
     ]);
     await waitFor(() => expect(listQueries(calls)).toHaveLength(3));
+  });
+
+  describe('« Télécharger le dossier »', () => {
+    const PACK = 'Sinistre-SIN-2026-0042-2026-03-14.zip';
+    /** The ZIP's first bytes: enough for a download. */
+    const ZIP = new Uint8Array([0x50, 0x4b, 0x03, 0x04]);
+
+    function catchSaves() {
+      const saved: { href: string; download: string }[] = [];
+      vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:dossier', revokeObjectURL: vi.fn() }));
+      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+        saved.push({ href: this.href, download: this.download });
+      });
+      return saved;
+    }
+
+    it('downloads the claim’s pack from its row menu, with « Préparation du dossier… » meanwhile', async () => {
+      const saved = catchSaves();
+      let release: () => void = () => {};
+      const answered = new Promise<void>((resolve) => (release = resolve));
+      const { calls, fetchMock } = mockFetch([
+        listRoute(),
+        guaranteesRoute,
+        { path: `/api/sinister/${glass.uuid}/pack`, respond: () => ({ body: ZIP, headers: { 'content-type': 'application/zip', 'content-disposition': `attachment; filename="${PACK}"` } }) },
+      ]);
+      const original = fetchMock.getMockImplementation()!;
+      fetchMock.mockImplementation(async (input, init) => {
+        if (String(input).includes('/pack')) await answered;
+        return original(input, init);
+      });
+      renderSinisters();
+      const ui = userEvent.setup();
+      const menu = await openRowMenu(ui, 'AB-123-CD · sinistre du 14/03/2026');
+      await ui.click(within(menu).getByRole('menuitem', { name: 'Télécharger le dossier' }));
+      await waitFor(() => expect(snackbar.getCurrent()).toMatchObject({ type: 'loading', title: 'Préparation du dossier…' }));
+      release();
+      expect(await screen.findByText('Dossier téléchargé')).toBeInTheDocument();
+      expect(saved).toEqual([{ href: 'blob:dossier', download: PACK }]);
+      const pack = calls.find((call) => new URL(call.url).pathname === `/api/sinister/${glass.uuid}/pack`)!;
+      expect(pack.headers.get('authorization')).toBe('Bearer token');
+      expect(pack.headers.get('accept')).toContain('application/zip');
+      vi.restoreAllMocks();
+      vi.unstubAllGlobals();
+    });
+
+    it('downloads it from the claim’s details too, and tells the API’s French reason of a failure', async () => {
+      const saved = catchSaves();
+      const reason = 'Un fichier du sinistre est introuvable dans le stockage : réessayez plus tard.';
+      mockFetch([
+        listRoute(),
+        guaranteesRoute,
+        { path: `/api/sinister/${glass.uuid}`, body: glass },
+        { path: `/api/sinister/${glass.uuid}/documents`, body: { data: [] } },
+        { path: `/api/sinister/${glass.uuid}/pack`, status: 503, body: apiErrorBody(503, reason) },
+      ]);
+      renderSinisters();
+      const ui = userEvent.setup();
+      await ui.click(await screen.findByRole('button', { name: 'Voir AB-123-CD · sinistre du 14/03/2026' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Sinistre du 14/03/2026 (AB-123-CD)' });
+      await ui.click(within(dialog).getByRole('button', { name: 'Télécharger le dossier' }));
+      expect(await screen.findByText(reason)).toBeInTheDocument();
+      expect(snackbar.getCurrent()).toMatchObject({ type: 'error', title: 'Erreur' });
+      expect(saved).toEqual([]);
+      vi.restoreAllMocks();
+      vi.unstubAllGlobals();
+    });
   });
 
   it('declares a claim: French messages, the server detail on the vehicle field, then saved', async () => {

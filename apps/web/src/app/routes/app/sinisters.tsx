@@ -1,4 +1,5 @@
 import FilterList from '@mui/icons-material/FilterList';
+import FolderZipOutlined from '@mui/icons-material/FolderZipOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -91,6 +92,14 @@ export default function SinistersRoute() {
     canDelete: canHardDelete(useCurrentUser()),
     deleteWarning: 'Le sinistre disparaîtra aussi des statistiques.',
     preload: () => preloadAll(SinisterForm, SinisterDetailsDialog),
+    moreActions: (sinister) => [
+      {
+        label: 'Télécharger le dossier',
+        icon: <FolderZipOutlined fontSize="small" />,
+        // The download (api-download) is fetched on the first click: the list's first load stays light.
+        onClick: () => void import('../../../features/sinisters/api/download-claim-pack').then((module) => module.downloadClaimPack(sinister)),
+      },
+    ],
   });
   const [filtersOpen, setFiltersOpen] = useState(false);
   const filtersId = useId();

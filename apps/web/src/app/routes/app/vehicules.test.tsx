@@ -440,7 +440,7 @@ describe('Véhicules page', () => {
   });
 
   it('shows a vehicle with the warning on its plate', async () => {
-    mockFetch([listRoute()]);
+    mockFetch([listRoute(), { path: /^\/api\/vehicule\/[^/]+\/documents$/, body: { data: [] } }]);
     renderVehicules();
     const ui = userEvent.setup();
     await ui.click(await screen.findByRole('button', { name: 'Voir BXL4821' }));

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import Link from '@mui/material/Link';
 import type { Driver } from '@flotte/contract';
-import { Detail, DetailList, DocumentsSection, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
+import { RecordDocuments } from '../../../components/documents/record-documents';
+import { Detail, DetailList, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
 import { formatPhone } from '../../../lib/format';
 import { driverName } from '../utils/driver-texts';
 
@@ -24,7 +25,7 @@ export function DriverDetailsDialog({ claims, ...props }: DriverDetailsDialogPro
             <StatusDetails record={d} />
           </DetailList>
           {claims?.(d.uuid)}
-          <DocumentsSection documents={d.documents} />
+          <RecordDocuments entity="driver" uuid={d.uuid} documents={d.documents} readOnly={d.isArchived} />
         </>
       )}
     </RecordDialog>

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import { type CreateDriverBody, CreateDriverBodySchema, type Driver, DUPLICATE_DRIVER_DETAIL } from '@flotte/contract';
 import { useState } from 'react';
+import { RecordDocuments } from '../../../components/documents/record-documents';
 import { ConfirmDialog } from '../../../components/register/confirm-dialog';
 import { ApiError } from '../../../lib/api-error';
 import { FormTextField } from '../../../components/form/form-text-field';
@@ -68,6 +69,8 @@ export function DriverForm(props: RecordFormProps<Driver>) {
         placeholder="06 12 34 56 78"
         helperText="Facultatif. Format français, ou international avec l’indicatif (+32…)"
       />
+      {/* An edit also shows the record's files: added or taken off at once, not with « Enregistrer ». */}
+      {props.record && <RecordDocuments entity="driver" uuid={props.record.uuid} documents={props.record.documents} readOnly={props.record.isArchived} />}
       <ConfirmDialog
         open={duplicate !== null}
         title="Ce conducteur existe peut-être déjà"

@@ -1,8 +1,12 @@
+import FolderZipOutlined from '@mui/icons-material/FolderZipOutlined';
 import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import Box from '@mui/material/Box';
 import type { Sinister } from '@flotte/contract';
-import { Detail, DetailList, DetailSection, DocumentsSection, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
+import { RecordDocuments } from '../../../components/documents/record-documents';
+import { Detail, DetailList, DetailSection, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
 import { formatDate, formatEuros, formatPlate } from '../../../lib/format';
+import { downloadClaimPack } from '../api/download-claim-pack';
 import { useSinister } from '../api/get-sinister';
 import { SinisterStatusChip } from './sinister-status-chip';
 import { formatResponsibility, personName, vehiculeLabel, yesNo } from '../utils/format-sinister';
@@ -72,7 +76,7 @@ function SinisterDetails({ listed }: { listed: Sinister }) {
           <StatusDetails record={sinister} createdLabel="Date de saisie" />
         </DetailList>
       </DetailSection>
-      <DocumentsSection documents={sinister.documents} />
+      <RecordDocuments entity="sinister" uuid={sinister.uuid} documents={sinister.documents} readOnly={sinister.isArchived} />
     </>
   );
 }
@@ -80,7 +84,15 @@ function SinisterDetails({ listed }: { listed: Sinister }) {
 /** 'Voir': a claim's details (the row of the list, refreshed from GET /api/sinister/{id}). */
 export function SinisterDetailsDialog(props: RecordDetailsProps<Sinister>) {
   return (
-    <RecordDialog {...props} title={(s) => <SinisterTitle sinister={s} />}>
+    <RecordDialog
+      {...props}
+      title={(s) => <SinisterTitle sinister={s} />}
+      actions={(s) => (
+        <Button startIcon={<FolderZipOutlined />} onClick={() => void downloadClaimPack(s)} sx={{ mr: 'auto' }}>
+          Télécharger le dossier
+        </Button>
+      )}
+    >
       {(s) => <SinisterDetails listed={s} />}
     </RecordDialog>
   );

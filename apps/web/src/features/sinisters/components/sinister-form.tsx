@@ -5,6 +5,7 @@ import { normalizePlate, RESPONSIBILITY_RATES, SETTLED_STATUSES, SINISTER_STATUS
 import { useWatch } from 'react-hook-form';
 import { formatEuros } from '../../../lib/format';
 import { parseAmountInput } from '../../../lib/amount-input';
+import { RecordDocuments } from '../../../components/documents/record-documents';
 import { FormDateField } from '../../../components/form/form-date-field';
 import { menuItems } from '../../../components/form/menu-items';
 import { FormTextField } from '../../../components/form/form-text-field';
@@ -207,6 +208,8 @@ export function SinisterForm(props: RecordFormProps<Sinister>) {
           />
         </Box>
       </Box>
+      {/* An edit also shows the record's files: added or taken off at once, not with « Enregistrer ». */}
+      {props.record && <RecordDocuments entity="sinister" uuid={props.record.uuid} documents={props.record.documents} readOnly={props.record.isArchived} />}
     </RecordForm>
   );
 }

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
 import Box from '@mui/material/Box';
 import { vehiculeTypeLabel, type Vehicule } from '@flotte/contract';
-import { Detail, DetailList, DocumentsSection, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
+import { RecordDocuments } from '../../../components/documents/record-documents';
+import { Detail, DetailList, RecordDialog, StatusDetails, type RecordDetailsProps } from '../../../components/register/record-dialog';
 import { formatDate } from '../../../lib/format';
 import { vehiculeName } from '../utils/vehicule-texts';
 import { PLATE_FONT } from './vehicules-table';
@@ -50,7 +51,7 @@ export function VehiculeDetailsDialog({ claims, ...props }: VehiculeDetailsDialo
             <StatusDetails record={v} />
           </DetailList>
           {claims?.(v.uuid)}
-          <DocumentsSection documents={v.documents} />
+          <RecordDocuments entity="vehicule" uuid={v.uuid} documents={v.documents} readOnly={v.isArchived} />
         </>
       )}
     </RecordDialog>

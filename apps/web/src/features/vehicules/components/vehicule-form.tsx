@@ -7,6 +7,7 @@ import { checkPlate, CreateVehiculeBodySchema, VEHICULE_TYPES, type Vehicule } f
 import { useState } from 'react';
 import { useController, type Control } from 'react-hook-form';
 import type { z } from 'zod';
+import { RecordDocuments } from '../../../components/documents/record-documents';
 import { FormDateField } from '../../../components/form/form-date-field';
 import { FormTextField } from '../../../components/form/form-text-field';
 import { RecordForm, TWO_COLUMNS, useRecordForm, type RecordFormProps } from '../../../components/register/record-form';
@@ -158,6 +159,8 @@ export function VehiculeForm(props: RecordFormProps<Vehicule>) {
         helperText="Facultatif. Avec la date de sortie, elle compte dans la demi-différence"
       />
       <FormDateField control={control} name="exitDate" label="Date de sortie" helperText="Facultatif. Vide tant que le véhicule reste dans la flotte" />
+      {/* An edit also shows the record's files: added or taken off at once, not with « Enregistrer ». */}
+      {props.record && <RecordDocuments entity="vehicule" uuid={props.record.uuid} documents={props.record.documents} readOnly={props.record.isArchived} />}
     </RecordForm>
   );
 }
