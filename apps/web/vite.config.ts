@@ -52,7 +52,7 @@ const reach = staticReach(new RegExp(`${LOGGED_LAYOUT.source}|${LOGGED_PAGE.sour
 function loggedShared(id: string): boolean {
   const roots = [...reach.rootsReaching(id)];
   if (roots.some((root) => LOGIN.test(root))) return false;
-  return roots.some((root) => LOGGED_LAYOUT.test(root)) || roots.filter((root) => LOGGED_PAGE.test(root)).length >= 2;
+  return roots.some((root) => LOGGED_LAYOUT.test(root)) || roots.filter((root) => LOGGED_PAGE.test(root)).length >= 3;
 }
 /** MUI's styling engine and base: what every MUI component needs. */
 const MUI_CORE =

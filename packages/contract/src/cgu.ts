@@ -1,12 +1,7 @@
+import { CGU_VERSION } from './constants.js';
 import { text } from './primitives.js';
 import { z } from './zod.js';
 
-/**
- * The version of the terms of use (CGU) in force: the date of their text
- * (apps/web/src/content/cgu.md says « Version du … » of the same day). Change both together: every
- * user is then asked to accept the new text at their next visit (issue 15).
- */
-export const CGU_VERSION = '2026-11-26';
 
 export const AcceptCguBodySchema = z.strictObject(
   {

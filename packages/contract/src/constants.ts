@@ -89,3 +89,11 @@ export const DOCUMENT_TRASH_DAYS = 30;
 
 /** Documents expiring within this many days are shown to the user ahead (a green card, a licence…). */
 export const DOCUMENT_EXPIRY_NOTICE_DAYS = 30;
+
+/**
+ * The version of the terms of use (CGU) in force: the date of their text
+ * (apps/web/src/content/cgu.md says « Version du … » of the same day). Change both together: every
+ * user is then asked to accept the new text at their next visit (issue 15). Here, not in cgu.ts:
+ * the logged layout reads it, and must not bring zod with it (issue 10).
+ */
+export const CGU_VERSION = '2026-11-26';

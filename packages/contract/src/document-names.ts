@@ -60,16 +60,3 @@ export function splitExtension(name: string): { base: string; extension: string 
   if (dot <= 0 || dot === name.length - 1) return { base: name, extension: '' };
   return { base: name.slice(0, dot), extension: name.slice(dot) };
 }
-
-/** A size in French units: '1,2 Mo', '532 Ko', '12 octets'. */
-export function formatFileSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes}\u00a0octet${bytes > 1 ? 's' : ''}`;
-  const units = ['Ko', 'Mo', 'Go', 'To'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toLocaleString('fr-FR', { maximumFractionDigits: 1 })}\u00a0${units[unit]}`;
-}

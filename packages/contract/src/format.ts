@@ -33,3 +33,16 @@ export function formatFrenchPhone(e164: string): string | null {
   if (national.startsWith('8')) return `0 ${national.slice(0, 3)} ${national.slice(3, 5)} ${national.slice(5, 7)} ${national.slice(7)}`;
   return `0${national[0]} ${national.slice(1, 3)} ${national.slice(3, 5)} ${national.slice(5, 7)} ${national.slice(7)}`;
 }
+
+/** A size in French units: '1,2 Mo', '532 Ko', '12 octets' (documents, backups, imports). */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes}\u00a0octet${bytes > 1 ? 's' : ''}`;
+  const units = ['Ko', 'Mo', 'Go', 'To'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toLocaleString('fr-FR', { maximumFractionDigits: 1 })}\u00a0${units[unit]}`;
+}
