@@ -90,6 +90,9 @@ export const DOCUMENT_TRASH_DAYS = 30;
 /** Documents expiring within this many days are shown to the user ahead (a green card, a licence…). */
 export const DOCUMENT_EXPIRY_NOTICE_DAYS = 30;
 
+/** Files in one upload request: the web sends more as several requests. */
+export const DOCUMENT_FILES_PER_UPLOAD = 20;
+
 /**
  * The version of the terms of use (CGU) in force: the date of their text
  * (apps/web/src/content/cgu.md says « Version du … » of the same day). Change both together: every

@@ -4,6 +4,7 @@ import {
   AncestorsSchema,
   CreateFolderBodySchema,
   DeleteDocumentQuerySchema,
+  DOCUMENT_FILES_PER_UPLOAD,
   DocumentPageSchema,
   DocumentSchema,
   ExpiringQuerySchema,
@@ -30,8 +31,8 @@ import * as mediaService from './media.service.js';
 
 export type DocumentRoutesOptions = { limits: service.DocumentLimits };
 
-/** Files in one upload request. */
-export const MAX_FILES_PER_UPLOAD = 20;
+/** Files in one upload request (the contract's, which the web splits by). */
+export const MAX_FILES_PER_UPLOAD = DOCUMENT_FILES_PER_UPLOAD;
 
 const BinarySchema = z.string().meta({ format: 'binary' });
 const NO_FILE = 'Joignez au moins un fichier (champ multipart « files »).';

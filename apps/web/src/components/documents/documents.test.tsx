@@ -117,6 +117,52 @@ describe('useDocumentUpload', () => {
     expect(snackbar.getCurrent()).toMatchObject({ type: 'success', title: 'Fichier ajouté', description: 'permis.jpg' });
   });
 
+  it('sends more files than a request takes in several requests, the percent counting them all', async () => {
+    const sent = fakeXhr((url) => ({ status: 201, body: { data: url ? [doc('x.pdf', 'application/pdf')] : [] } }));
+    const { Wrapper } = wrapper();
+    const { result } = renderHook(() => useDocumentUpload(), { wrapper: Wrapper });
+    const progress: number[] = [];
+    const unsubscribe = snackbar.subscribe(() => {
+      const current = snackbar.getCurrent();
+      if (current?.type === 'loading') progress.push(current.progress);
+    });
+    const files = Array.from({ length: 45 }, (_, i) => new File(['0123456789'], `scan-${i + 1}.pdf`));
+    await act(async () => {
+      await result.current({ parent: FOLDER }, files);
+    });
+    unsubscribe();
+    expect(sent.map((form) => form.getAll('files').length)).toEqual([20, 20, 5]);
+    expect(sent[2]!.getAll('files').map((file) => (file as File).name)).toEqual(['scan-41.pdf', 'scan-42.pdf', 'scan-43.pdf', 'scan-44.pdf', 'scan-45.pdf']);
+    // The first request's half is a fraction of the whole, never 50 %; the last reaches 100 %.
+    expect(progress).toContain(Math.round(((200 * 0.5) / 450) * 100));
+    expect(progress.at(-1)).toBe(100);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(snackbar.getCurrent()).toMatchObject({ type: 'success', title: '3 fichiers ajoutés' });
+  });
+
+  it('names the first files in the loading snackbar, and says which requests passed when a later one is refused', async () => {
+    let calls = 0;
+    fakeXhr(() => (++calls === 1 ? { status: 201, body: { data: Array.from({ length: 20 }, () => doc('x.pdf', 'application/pdf')) } } : { status: 413, body: apiErrorBody(413, 'L’espace de documents de votre organisation est plein.') }));
+    const { Wrapper } = wrapper();
+    const { result } = renderHook(() => useDocumentUpload(), { wrapper: Wrapper });
+    const descriptions = new Set<string>();
+    const unsubscribe = snackbar.subscribe(() => {
+      const current = snackbar.getCurrent();
+      if (current?.type === 'loading' && current.description) descriptions.add(current.description);
+    });
+    let made: DocumentItem[] | null = [];
+    await act(async () => {
+      made = await result.current({ parent: null }, Array.from({ length: 25 }, (_, i) => new File(['x'], `photo-${i + 1}.jpg`)));
+    });
+    unsubscribe();
+    expect([...descriptions]).toEqual(['photo-1.jpg, photo-2.jpg et 23 autres']);
+    expect(made).toBeNull();
+    expect(snackbar.getCurrent()).toMatchObject({
+      type: 'error',
+      description: 'L’espace de documents de votre organisation est plein. Les 20 premiers fichiers ont été ajoutés ; les suivants, non.',
+    });
+  });
+
   it('tells the API’s French reason of a refusal and resolves null', async () => {
     const message = 'Le fichier « virus.pdf » n’est pas d’un format accepté.';
     fakeXhr({ status: 415, body: apiErrorBody(415, message) });
