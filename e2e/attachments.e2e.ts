@@ -127,9 +127,14 @@ describe('attachments', { timeout: 240_000 }, () => {
     const progress = await watchProgress(page);
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Ajouter des fichiers' }).click()]);
     expect(chooser.isMultiple()).toBe(true);
-    // A scan's size (3 MB): the upload takes long enough for its percent to be seen.
+    // A scan's size (3 MB) on a network slowed to 2 MB/s, as a phone's: the upload lasts long
+    // enough for its percent to be seen even when the snackbar's own module is slow to arrive.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 2 * 1024 * 1024 });
     await chooser.setFiles({ name: CONSTAT, mimeType: 'application/pdf', buffer: Buffer.concat([PDF, Buffer.alloc(3_000_000, 0x20)]) });
     await expect.poll(() => page.getByText('Fichier ajouté').isVisible()).toBe(true);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     // The loading snackbar's percent was shown on the way.
     const seen = await progress();
     expect(seen.some((p) => /^(Envoi du fichier|Enregistrement…) \d+ %$/.test(p)), seen.join(', ')).toBe(true);

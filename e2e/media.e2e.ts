@@ -130,7 +130,8 @@ describe('media library', () => {
     const attached = cards(page).filter({ hasText: 'Rayure portière.webp' });
     expect(await attached.getByLabel(`Véhicule : ${plate}`).isVisible()).toBe(true);
     expect(await cards(page).filter({ hasText: 'Attestation' }).getByText(/^\d+\s+octets$/).isVisible()).toBe(true);
-    expect(await page.getByRole('link', { name: 'Gestion documentaire' }).getAttribute('href')).toBe('/ged');
+    // The header's way back (the sidebar has its own « Gestion documentaire » entry).
+    expect(await page.locator('#main-content').getByRole('link', { name: 'Gestion documentaire' }).getAttribute('href')).toBe('/ged');
     await expectAccessible(page);
     await screenshot(page, 'media');
 

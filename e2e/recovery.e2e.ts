@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, DEMO_PASSWORD, expectAccessible, launchBrowser, login, newPage, screenshot } from './support/browser.js';
 import { mailCount, waitForMail } from './support/mailbox.js';
 
-// admin2@demo.fr (Marc Durand) is used by no other e2e file: its password changes here for the
-// rest of the run (the server and its data folder are the run's own).
-const ACCOUNT = 'admin2@demo.fr';
+// user2@demo.fr (Sophie Lambert) is used by no other e2e file: its password changes here for the
+// rest of the run (the server and its data folder are the run's own), and its sessions end.
+const ACCOUNT = 'user2@demo.fr';
 const NEW_PASSWORD = 'Le chantier de Lyon ferme tard 2026';
 
 let browser: Browser;
@@ -34,13 +34,13 @@ describe('password recovery, end to end', () => {
     await screenshot(page, 'recover-email-sent');
 
     const mail = await waitForMail(ACCOUNT, { after: before, subject: /^Réinitialisation de votre mot de passe/ });
-    expect(mail.text).toContain('Bonjour Marc,');
+    expect(mail.text).toContain('Bonjour Sophie,');
     expect(mail.text).toContain('1 heure');
     const link = new RegExp(`${baseUrl().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/recover/password\\?token=[\\w-]+`).exec(mail.text ?? '')?.[0];
     expect(link).toBeDefined();
 
     await page.goto(link!);
-    await page.getByText('a•••••@demo.fr').waitFor();
+    await page.getByText('u••••@demo.fr').waitFor();
     await page.getByLabel(/^Nouveau mot de passe/).fill('azerty123456');
     expect(await page.getByText('Robustesse : Trop courant').isVisible()).toBe(true);
     await page.getByLabel(/^Nouveau mot de passe/).fill(NEW_PASSWORD);

@@ -1,4 +1,4 @@
-import { todayIso } from '@flotte/contract';
+import { CGU_VERSION, todayIso } from '@flotte/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/test-app.js';
@@ -42,6 +42,10 @@ describe('demo seed', () => {
 
     const admin2 = await me('admin2@demo.fr');
     expect(admin2.links).toEqual(['BTP Durand']);
+
+    const user2 = await me('user2@demo.fr');
+    expect(user2.user).toMatchObject({ roles: ['USER'], firstName: 'Sophie', lastName: 'Lambert', cguAcceptedVersion: CGU_VERSION });
+    expect(user2.links).toEqual(['BTP Durand']);
 
     const root = await me('root@demo.fr');
     expect(root.user.roles).toEqual(['ROOT']);

@@ -20,6 +20,7 @@ export const DEMO_ACCOUNTS = [
   { email: 'admin@demo.fr', label: 'Administrateur — Transports Martin et BTP Durand' },
   { email: 'user@demo.fr', label: 'Utilisateur — Transports Martin' },
   { email: 'admin2@demo.fr', label: 'Administrateur — BTP Durand' },
+  { email: 'user2@demo.fr', label: 'Utilisateur — BTP Durand' },
   { email: 'root@demo.fr', label: 'Root — opérateur de la plateforme' },
 ] as const;
 
@@ -78,6 +79,9 @@ export async function seedDemo(db: Database, password: string) {
     const admin2 = await createUser(tx, { email: 'admin2@demo.fr', password, firstName: 'Marc', lastName: 'Durand', roles: ['ADMIN'] });
     await linkUser(tx, durand.uuid, admin2.uuid);
 
+    const user2 = await createUser(tx, { email: 'user2@demo.fr', password, firstName: 'Sophie', lastName: 'Lambert', roles: ['USER'] });
+    await linkUser(tx, durand.uuid, user2.uuid);
+
     await createUser(tx, { email: 'root@demo.fr', password, firstName: 'Alex', lastName: 'Moreau', roles: ['ROOT'] });
 
     await seedFleet(tx, martin.uuid, MARTIN_PLAN);
@@ -85,7 +89,7 @@ export async function seedDemo(db: Database, password: string) {
     const martinPeriods = await seedPeriods(tx, martin.uuid, MARTIN_PERIODS);
     const durandPeriods = await seedPeriods(tx, durand.uuid, DURAND_PERIODS);
     await seedInsurance(tx, { uuid: martin.uuid, periods: martinPeriods }, { uuid: durand.uuid, periods: durandPeriods });
-    return [superadmin.uuid, admin.uuid, user.uuid, admin2.uuid];
+    return [superadmin.uuid, admin.uuid, user.uuid, admin2.uuid, user2.uuid];
   });
   for (const uuid of emails) await ensureCurrentScope(db, uuid);
 }
