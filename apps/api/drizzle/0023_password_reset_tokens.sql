@@ -1,3 +1,7 @@
+-- No row-level security: a directory table of the platform, not an organization's data. Its rows
+-- are account-recovery links of users (decision 031), asked for before any organization is known;
+-- like refresh_tokens they are read and written in system scope only (withSystem/readSystem), and
+-- hold only a SHA-256 of each token.
 CREATE TABLE "password_reset_tokens" (
 	"uuid" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"user_uuid" uuid NOT NULL,
