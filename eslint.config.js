@@ -72,6 +72,26 @@ export default tseslint.config(
     },
   },
   {
+    // MUI's Menu brings its popover, modal and transitions (≈ 8 kB brotli) into the first load of the
+    // page that imports it: menus use components/menu/lazy-menu.tsx (decision 016).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/components/menu/menu-parts.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@mui/material/Menu',
+              allowTypeImports: true,
+              message: 'Menu de components/menu/lazy-menu : chargé à la première ouverture, hors du premier chargement de la page.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Command-line entry points talk to the person running them.
     files: ['apps/api/src/server.ts', 'apps/api/scripts/**', 'scripts/**', 'bench/**', 'e2e/**', 'apps/web/scripts/**'],
     rules: { 'no-console': 'off' },

@@ -27,12 +27,17 @@
  *   best of BENCH_IMPORT_REPEAT (3). Targets: 10 000 rows under 3 s with RSS growth under 200 MB,
  *   100 000 rows under 30 s.
  *
+ * - broker: the broker's table (GET /api/broker/organization, decision 039) for an environment of
+ *   BENCH_BROKER_ORGS (500) organizations of typical sizes (database `flotte_bench_broker`, kept),
+ *   one request at a time, by sort, search and page, and its CSV export. Target: under 200 ms.
+ *
  * One scenario alone: `npm run bench -- import` (arguments win over BENCH_SCENARIOS).
  *
  * Then the server's memory (RSS, target < 300 MB). Tables print as they come and go to bench/results/.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -41,6 +46,7 @@ import { type DatabaseHandle, openPglite, openPostgres } from '../apps/api/src/d
 import { withSystem } from '../apps/api/src/db/scope.js';
 import { hashPassword } from '../apps/api/src/lib/passwords.js';
 import { createOrganization, createUser, linkUser } from '../apps/api/src/seed/factories.js';
+import { BROKER_EMAIL, prepareBrokerDatabase } from './broker.js';
 import { IMPORT_TABLE_HEAD, importCases, importScenario, rssSampler } from './imports.js';
 import { KIND_IDS, KINDS, type LoadResult, logIn, MIX_TIMEOUT, MixStats, percentile, runGiant, runMix, runUrl } from './mix.js';
 import { countTypical, removeCreatedDrivers, removeTypical, seedTypical, type Sql, type Tenant, loadTenants, typicalOrganizations } from './typical.js';
@@ -54,7 +60,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const PASSWORD = 'Bench-motdepasse-1';
 const GIANT_EMAIL = 'bench@flotte.fr';
 
-const ALL_SCENARIOS = ['single', 'many', 'fair', 'embedded', 'dashboard', 'export', 'import'] as const;
+const ALL_SCENARIOS = ['single', 'many', 'fair', 'embedded', 'dashboard', 'export', 'import', 'broker'] as const;
 type Scenario = (typeof ALL_SCENARIOS)[number];
 const SCENARIOS = new Set(
   (process.argv.length > 2 ? process.argv.slice(2).join(',') : (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')))
@@ -80,6 +86,8 @@ const FAIR_GIANT_CONNECTIONS = Number(process.env.BENCH_FAIR_GIANT_CONNECTIONS ?
 const FAIR_TYPICAL_CONNECTIONS = Number(process.env.BENCH_FAIR_TYPICAL_CONNECTIONS ?? 20);
 const FAIR_BASELINE = Number(process.env.BENCH_FAIR_BASELINE ?? Math.min(15, MIX_DURATION));
 const EMBEDDED_ORGS = Number(process.env.BENCH_EMBEDDED_ORGS ?? 30);
+const BROKER_ORGS = Number(process.env.BENCH_BROKER_ORGS ?? 500);
+const BROKER_SAMPLES = Number(process.env.BENCH_BROKER_SAMPLES ?? 40);
 const EMBEDDED_CONNECTIONS = Number(process.env.BENCH_EMBEDDED_CONNECTIONS ?? 10);
 const DASHBOARD_CONNECTIONS = Number(process.env.BENCH_DASHBOARD_CONNECTIONS ?? 10);
 const PGLITE_DIR = path.resolve(process.env.BENCH_PGLITE_DIR ?? path.join(here, '.pglite-data'));
@@ -166,8 +174,9 @@ async function prepareDatabase(withTypical: boolean): Promise<string> {
     const handle = await openPostgres(url, { max: 1 });
     const organizationUuid = await withSystem(handle.db, async (tx) => {
       const organization = await createOrganization(tx, { title: 'Transports Géants' });
-      const user = await createUser(tx, { email: GIANT_EMAIL, password: PASSWORD, roles: ['ADMIN'] });
-      await linkUser(tx, organization.uuid, user.uuid);
+      const user = await createUser(tx, { email: GIANT_EMAIL, password: PASSWORD });
+      // ADMIN is the member's role in its organization (decision 034).
+      await linkUser(tx, organization.uuid, user.uuid, 'ADMIN');
       return organization.uuid;
     });
     await handle.close();
@@ -411,6 +420,63 @@ async function dashboard(origin: string) {
       ? 'Tableau de bord : objectifs atteints (p50 < 50 ms, p99 < 150 ms, aucune erreur).'
       : `Tableau de bord : sous l'objectif pour ${failing.map((r) => r.name).join(', ')}.`,
   ]);
+}
+
+// ————————————————————————————— broker: an environment's organizations side by side —————————————————————————————
+
+/**
+ * The broker's table, one request at a time (what a superadmin does): each variant BROKER_SAMPLES
+ * times after a warm-up, nothing cached (the figures are computed by each request). Then the CSV
+ * export of every organization. The machine's load average is printed beside the figures.
+ */
+async function broker() {
+  console.log(`Préparation de la base du courtier (${BROKER_ORGS} organisations)…`);
+  const url = await prepareBrokerDatabase(baseUrl, BROKER_ORGS, PASSWORD);
+  const server = await startServer({ DATABASE_URL: url });
+  try {
+    const [token] = await logIn(server.origin, [BROKER_EMAIL], PASSWORD);
+    const headers = { authorization: `Bearer ${token!}` };
+    const variants: [string, string][] = [
+      ['Page 1, par nom', '/api/broker/organization'],
+      ['S/P décroissant', '/api/broker/organization?sortBy=-lossRatio'],
+      ['Fréquence croissante, page 5', '/api/broker/organization?sortBy=claimFrequency&page=5'],
+      ['Dernière activité', '/api/broker/organization?sortBy=-lastActivity'],
+      ['Recherche « trans »', '/api/broker/organization?search=trans&sortBy=-regularisation'],
+      ['Export CSV (toutes)', '/api/broker/organization/export?format=csv&sortBy=-lossRatio'],
+    ];
+    const rows: string[] = [];
+    const failing: string[] = [];
+    for (const [name, path] of variants) {
+      const times: number[] = [];
+      let total = 0;
+      for (let i = 0; i < BROKER_SAMPLES + 5; i++) {
+        const started = performance.now();
+        const response = await fetch(server.origin + path, { headers });
+        const body = await response.text();
+        const elapsed = performance.now() - started;
+        if (!response.ok) throw new Error(`${path} : ${response.status} ${body.slice(0, 200)}`);
+        if (i === 0 && !path.includes('export')) total = (JSON.parse(body) as { total: number }).total;
+        if (i >= 5) times.push(elapsed);
+      }
+      times.sort((a, b) => a - b);
+      const [p50, p90, max] = [percentile(times, 50), percentile(times, 90), times.at(-1)!];
+      // The target is the table's page; the export (every organization, every figure) is told, not judged.
+      if (p90 >= 200 && !path.includes('/export')) failing.push(name);
+      rows.push(`| ${name} | \`${path}\` | ${path.includes('export') ? BROKER_ORGS : total} | ${p50.toFixed(1)} | ${p90.toFixed(1)} | ${max.toFixed(1)} |`);
+    }
+    const [load1, load5] = os.loadavg();
+    section(`Tableau du courtier (${BROKER_ORGS} organisations d'un environnement)`, [
+      `Une requête à la fois, ${BROKER_SAMPLES} mesures par ligne après 5 d'échauffement, chaque réponse calculée à nouveau. Charge de la machine (load average 1 min / 5 min) : ${load1!.toFixed(2)} / ${load5!.toFixed(2)} sur ${os.cpus().length} cœurs.`,
+      '',
+      '| Mesure | Requête | organisations | p50 (ms) | p90 (ms) | max (ms) |',
+      '|---|---|---:|---:|---:|---:|',
+      ...rows,
+      '',
+      failing.length === 0 ? 'Tableau du courtier : objectif atteint (pages du tableau : p90 < 200 ms).' : `Tableau du courtier : au-dessus de 200 ms (p90) pour ${failing.join(', ')}.`,
+    ]);
+  } finally {
+    await server.stop();
+  }
 }
 
 // ————————————————————————————— export: the giant's vehicles as files —————————————————————————————
@@ -807,6 +873,7 @@ async function main() {
     }
   }
   if (runs('embedded')) await embedded();
+  if (runs('broker')) await timed(broker);
   if (runs('import')) {
     if (IMPORT_DATABASES.includes('postgres')) await timed(importsOnPostgres);
     if (IMPORT_DATABASES.includes('pglite')) await timed(importsOnPglite);

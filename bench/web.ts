@@ -17,14 +17,14 @@
  *   page's chunks download); a run whose final URL is not the page (sent to the login page) is said
  *   in the table.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { type BuiltServer, startBuiltServer } from '../e2e/support/built-server.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
@@ -91,62 +91,8 @@ function ensureBuild() {
 
 // ── Server ───────────────────────────────────────────────────────────────────────────────────
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function startServer(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'flotte-bench-web-'));
-  const port = await freePort();
-  const output: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      SEED_DEMO: 'true',
-      APP_SECRET: randomBytes(48).toString('base64url'),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d) => output.push(String(d)));
-  child.stderr?.on('data', (d) => output.push(String(d)));
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`le serveur s'est arrêté (code ${child.exitCode})\n${output.join('')}`);
-    }
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`le serveur ne répond pas sur ${baseUrl}\n${output.join('')}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { baseUrl, stop };
+function startServer(): Promise<BuiltServer> {
+  return startBuiltServer({ dataDirPrefix: 'flotte-bench-web-', timeoutMs: 120_000, env: () => ({ APP_SECRET: randomBytes(48).toString('base64url') }) });
 }
 
 /** Logs in through the API and returns the refresh cookie, as the browser would keep it. */

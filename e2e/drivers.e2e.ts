@@ -182,7 +182,7 @@ describe('drivers register', () => {
     await page.goto('/drivers');
     await expect.poll(() => page.getByRole('list', { name: 'Liste des conducteurs' }).locator('li').count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: /^Actions pour/ }).first().click();
-    expect(await page.getByRole('menuitem', { name: 'Archiver' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('menuitem', { name: 'Archiver' }).isVisible()).toBe(true);
     expect(await page.getByRole('menuitem', { name: 'Supprimer définitivement' }).count()).toBe(0);
     await page.keyboard.press('Escape');
     await expectAccessible(page);

@@ -315,7 +315,7 @@ describe('document management (/ged)', () => {
     await page.locator('input[type="file"]').first().setInputFiles([{ name: `carte ${stamp}.png`, mimeType: 'image/png', buffer: PNG }]);
     await expect.poll(() => cards.getByRole('button', { name: `Voir carte ${stamp}.png` }).isVisible()).toBe(true);
     await page.getByRole('button', { name: `Actions pour carte ${stamp}.png` }).click();
-    expect(await page.getByRole('menuitem', { name: 'Date d’expiration' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('menuitem', { name: 'Date d’expiration' }).isVisible()).toBe(true);
     await page.keyboard.press('Escape');
 
     await page.getByRole('button', { name: 'Nouveau dossier' }).click();

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, DEMO_PASSWORD, expectAccessible, launchBrowser, login, newPage, screenshot } from './support/browser.js';
-import { mailCount, waitForMail } from './support/mailbox.js';
+import { mailCount, mailMark, waitForMail } from './support/mailbox.js';
 
 // user2@demo.fr (Sophie Lambert) is used by no other e2e file: its password changes here for the
 // rest of the run (the server and its data folder are the run's own), and its sessions end.
@@ -26,14 +26,14 @@ describe('password recovery, end to end', () => {
     await expectAccessible(page);
     await screenshot(page, 'recover-email');
 
-    const before = await mailCount(ACCOUNT);
+    const mark = await mailMark();
     await page.getByLabel(/Adresse e-mail/).fill(ACCOUNT);
     await page.getByRole('button', { name: 'Recevoir le lien' }).click();
     await page.getByRole('heading', { level: 1, name: 'Vérifiez votre messagerie' }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'recover-email-sent');
 
-    const mail = await waitForMail(ACCOUNT, { after: before, subject: /^Réinitialisation de votre mot de passe/ });
+    const mail = await waitForMail(ACCOUNT, { since: mark, subject: /^Réinitialisation de votre mot de passe/ });
     expect(mail.text).toContain('Bonjour Sophie,');
     expect(mail.text).toContain('1 heure');
     const link = new RegExp(`${baseUrl().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/recover/password\\?token=[\\w-]+`).exec(mail.text ?? '')?.[0];
@@ -56,7 +56,7 @@ describe('password recovery, end to end', () => {
 
     // The link served once.
     await page.goto(link!);
-    await page.getByText('Ce lien est invalide ou a expiré : il ne sert qu’une fois, pendant 1 heure. Demandez-en un nouveau.').waitFor();
+    await page.getByText('Ce lien est invalide ou a expiré : il ne sert qu’une fois, et pour une durée limitée. Demandez-en un nouveau.').waitFor();
     expect(await page.getByRole('link', { name: 'Demander un nouveau lien' }).getAttribute('href')).toBe('/recover/email');
 
     // The old password is refused, the new one opens the account.

@@ -120,10 +120,10 @@ describe('the shell', () => {
     expect(await page.getByText('Gestion organisations').count()).toBe(0);
     expect(await page.getByRole('navigation', { name: 'Menu root' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /Claire Petit/ }).innerText()).toContain('Utilisateur');
-    // Items not yet available are greyed with 'À venir' and not links.
-    expect(await page.getByRole('link', { name: /Alertes prévention/ }).count()).toBe(0);
+    // Every entry of the main menu is open now (alerts since issue 16): links, none greyed « À venir ».
+    expect(await page.getByRole('link', { name: /Alertes prévention/ }).getAttribute('href')).toBe('/alerts');
     expect(await page.getByRole('link', { name: 'Gestion documentaire' }).getAttribute('href')).toBe('/ged');
-    expect(await page.getByText('À venir').count()).toBeGreaterThan(0);
+    expect(await page.getByText('À venir').count()).toBe(0);
     await context.close();
   });
 

@@ -104,7 +104,9 @@ function ensureChromium() {
 }
 
 run('Types (tsc --noEmit, chaque espace de travail)', 'npm', ['run', 'typecheck', '--workspaces', '--if-present']);
-summary.push('✓ Types : contract, api, web, e2e');
+// The benchmarks are no workspace but import the API's code: a change there must not leave them broken.
+run('Types des bancs d’essai (bench/)', 'npx', ['tsc', '--noEmit', '-p', 'bench']);
+summary.push('✓ Types : contract, api, web, e2e, bench');
 run('Lint (ESLint, règles de frontières)', 'npx', ['eslint', '--max-warnings=0', '.']);
 summary.push('✓ Lint');
 

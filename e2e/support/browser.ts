@@ -138,3 +138,21 @@ export async function expectAccessible(page: Page) {
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
   expect(blocking).toEqual([]);
 }
+
+/** A wide logo on a transparent background (a blue band and an orange disc), drawn by the page as a PNG. */
+export async function logoPng(page: Page): Promise<Buffer> {
+  const dataUrl = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 900;
+    canvas.height = 300;
+    const context = canvas.getContext('2d')!;
+    context.fillStyle = '#1f5fbf';
+    context.fillRect(200, 110, 650, 80);
+    context.fillStyle = '#e07020';
+    context.beginPath();
+    context.arc(120, 150, 100, 0, Math.PI * 2);
+    context.fill();
+    return canvas.toDataURL('image/png');
+  });
+  return Buffer.from(dataUrl.split(',')[1]!, 'base64');
+}

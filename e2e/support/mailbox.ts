@@ -14,17 +14,27 @@ export async function receivedMail(): Promise<ParsedMail[]> {
 
 const recipients = (mail: ParsedMail) => [mail.to].flat().flatMap((to) => to?.value.map((v) => v.address?.toLowerCase()) ?? []);
 
-/** Waits for the `after`-th next message to `to` (the first one arrived after `after` messages to it). */
-export async function waitForMail(to: string, { after = 0, subject }: { after?: number; subject?: RegExp } = {}): Promise<ParsedMail> {
+/**
+ * A mark in the mailbox: how many messages the product has sent so far, to anyone. Take it before the
+ * action that sends, then wait with `waitForMail(to, { since: mark })`: a message to the same address
+ * that arrives meanwhile for another reason (an alert digest, a notice) cannot be taken for the awaited one.
+ */
+export async function mailMark(): Promise<number> {
+  return (await receivedMail()).length;
+}
+
+/** Waits for the first message to `to` (matching `subject`) sent after the mark `since` (see mailMark). */
+export async function waitForMail(to: string, { since = 0, subject }: { since?: number; subject?: RegExp } = {}): Promise<ParsedMail> {
   let found: ParsedMail | undefined;
   await expect
     .poll(
       async () => {
-        const mine = (await receivedMail()).filter((mail) => recipients(mail).includes(to.toLowerCase()) && (!subject || subject.test(mail.subject ?? '')));
-        found = mine[after];
+        found = (await receivedMail())
+          .slice(since)
+          .find((mail) => recipients(mail).includes(to.toLowerCase()) && (!subject || subject.test(mail.subject ?? '')));
         return found !== undefined;
       },
-      { timeout: 30_000, message: `aucun e-mail reçu pour ${to}` },
+      { timeout: 30_000, message: `aucun e-mail reçu pour ${to}${subject ? ` (objet ${subject})` : ''}` },
     )
     .toBe(true);
   return found!;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
@@ -8,9 +7,17 @@ import type { Database, DatabaseHandle } from './db/client.js';
 import { serializeSharedPagesOnce } from './lib/page-cache.js';
 import { ContextCache } from './lib/context-cache.js';
 import { AccessTokens } from './lib/tokens.js';
+import { alertJobs } from './modules/alerts/alerts.jobs.js';
+import { alertsRoutes, evaluateAlertsAfterWrites } from './modules/alerts/alerts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { sessionsRoutes } from './modules/auth/sessions.routes.js';
+import { brokerRoutes } from './modules/broker/broker.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createRecoveryService } from './modules/auth/recovery.service.js';
+import { signupRoutes } from './modules/auth/signup.routes.js';
+import { createSignupService } from './modules/auth/signup.service.js';
+import { onboardingRoutes } from './modules/onboarding/onboarding.routes.js';
+import { createTotpService } from './modules/auth/totp.service.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { documentJobs } from './modules/documents/documents.jobs.js';
 import { documentsRoutes } from './modules/documents/documents.routes.js';
@@ -22,22 +29,37 @@ import { environmentsRoutes } from './modules/environments/environments.routes.j
 import { importJobs } from './modules/import/import.jobs.js';
 import { importRoutes } from './modules/import/import.routes.js';
 import { indicatorsRoutes } from './modules/indicators/indicators.routes.js';
+import { invitationsRoutes } from './modules/organizations/invitations.routes.js';
+import { createInvitationsService } from './modules/organizations/invitations.service.js';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { sinistersRoutes } from './modules/sinisters/sinisters.routes.js';
+import { surveyResponseRoutes, surveysRoutes } from './modules/surveys/surveys.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { accountRoutes, avatarFileRoutes } from './modules/users/account.routes.js';
+import { logoFileRoutes, logosRoutes } from './modules/logos/logos.routes.js';
 import { vehiculesRoutes } from './modules/vehicules/vehicules.routes.js';
+import { billingRoutes, billingWebhookRoutes } from './modules/billing/billing.routes.js';
+import { type BillingProvider, createBilling } from './platform/billing/billing.js';
 import { createFailureStore } from './platform/failure-stores.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { mailService, type MailService, platformJobs } from './platform/platform-jobs.js';
 import { createStorage, type ObjectStorage } from './platform/storage/storage.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
+import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandlers } from './plugins/error-handler.js';
 import { healthRoutes, type ReadinessCheck } from './plugins/health.js';
+import { loggerOptions, registerRequestLog, requestIdGenerator } from './plugins/request-log.js';
 import { registerSecurityHeaders, securityHeadersFor } from './plugins/security-headers.js';
 import { registerSwagger } from './plugins/swagger.js';
 import { registerWeb } from './plugins/web.js';
+import { type AfterAnswer, createAfterAnswer } from './lib/after-answer.js';
+import { LoginLimits } from './lib/login-limits.js';
+import { pageCacheSize } from './lib/page-cache.js';
+import { createMetrics } from './platform/metrics/metrics.js';
+import { registerMetrics, registerMetricsOff } from './platform/metrics/metrics-plugin.js';
+import { attachObservations } from './platform/metrics/observations.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,6 +71,10 @@ declare module 'fastify' {
     storage: ObjectStorage;
     /** E-mails: queued in the caller's transaction, delivered by a job (platform/platform-jobs.ts). */
     mail: MailService;
+    /** Payments (platform/billing, decision 044): Stripe, or the embedded provider without its keys. */
+    billing: BillingProvider;
+    /** Work a request starts after its answer (lib/after-answer.ts); awaited when the app closes. */
+    afterAnswer: AfterAnswer;
   }
 }
 
@@ -100,11 +126,13 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     hsts: Boolean(config.publicUrl?.startsWith('https:')),
   });
   const app = Fastify({
-    logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : options.logger === false ? false : { level: config.logLevel },
-    // Per-request lines only at debug level (onResponse hook below), not on every start.
+    logger: options.logStream ? loggerOptions(config, options.logStream) : options.logger === false ? false : loggerOptions(config),
+    // Fastify's own request lines write the URL with its query (search terms): one line of our
+    // own per request instead (plugins/request-log.ts, decision 046).
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: fastifyTrustProxy(config.trustProxy),
-    genReqId: () => randomUUID(),
+    // The support reference: a random id, or a trusted proxy's (plugins/request-log.ts).
+    genReqId: requestIdGenerator(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // Errors met before a route is found (a malformed URL, a path parameter too long, a request
     // Node's parser refuses): the same French envelope and headers as every answer (decision 013).
@@ -123,13 +151,20 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.decorate('jobs', jobs);
   const mailer = createMailer({ smtp: config.smtp, dataDir: config.dataDir });
   app.addHook('onClose', async () => mailer.close());
-  const platform = platformJobs({ db: database.db, mailer, storage, logger: app.log });
+  const billing = createBilling(config.billing, database.db);
+  app.decorate('billing', billing);
+  const platform = platformJobs({ db: database.db, mailer, storage, logger: app.log, billing });
   jobs.register(...platform.all);
   app.decorate('mail', mailService(jobs.send.bind(jobs), platform.mailDelivery));
+  const afterAnswer = createAfterAnswer(app.log);
+  app.decorate('afterAnswer', afterAnswer);
+  app.addHook('onClose', () => afterAnswer.settled());
   const imports = importJobs({ db: database.db, storage, mail: () => app.mail, publicUrl: config.publicUrl, logger: app.log });
   jobs.register(imports.commit as never, imports.cleanup as never);
   const documentsJobs = documentJobs({ db: database.db, storage, mail: () => app.mail, publicUrl: config.publicUrl, logger: app.log });
   jobs.register(documentsJobs.purgeTrash as never, documentsJobs.expiryNotices as never);
+  const alerts = alertJobs({ db: database.db, mail: () => app.mail, publicUrl: config.publicUrl, logger: app.log });
+  jobs.register(alerts.evaluate as never, alerts.daily as never, alerts.digest as never);
   if (options.startJobs !== false) app.addHook('onReady', () => jobs.start());
   // Closing stops taking jobs at once, beside the HTTP requests' end; running jobs get up to
   // 8 s, and the database closes after (server.ts exits 10 s after SIGTERM at the latest).
@@ -139,11 +174,25 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   });
   app.addHook('onClose', () => jobs.stop());
   registerErrorHandlers(app);
+  // Login failures counted where every process sees them (decision 020).
+  const failures = await createFailureStore(config, database, app.log);
+  app.addHook('onClose', () => failures.store.close());
+  if (config.metricsToken) {
+    // Metrics (decision 045): only with their token, and one registry per app.
+    const metrics = createMetrics({
+      database,
+      pageCache: () => pageCacheSize(database.db),
+      jobs: { running: () => jobs.runningCount, waiting: () => jobs.waiting() },
+      dataDir: config.dataDir,
+    });
+    const detach = attachObservations(database.db, metrics.observations);
+    app.addHook('onClose', async () => detach());
+    registerMetrics(app, { metrics, token: config.metricsToken, limits: new LoginLimits(failures.store) });
+  } else {
+    registerMetricsOff(app);
+  }
 
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime }, 'request');
-    done();
-  });
+  registerRequestLog(app, { slowStatementMs: config.slowStatementMs, statements: database.statements });
 
   registerSecurityHeaders(app, headersFor);
   await app.register(cookie);
@@ -152,12 +201,12 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   const tokens = new AccessTokens(config.appSecret);
   const contexts = new ContextCache(config.authContextTtlMs);
   await app.register(authenticatePlugin, { tokens, contexts });
-  // Login failures counted where every process sees them (decision 020).
-  const failures = await createFailureStore(config, database, app.log);
-  app.addHook('onClose', () => failures.store.close());
   // An ended session must not outlive its cached context in this process.
-  const auth = createAuthService(database.db, tokens, { onSessionsEnded: () => contexts.clear(), failureStore: failures.store });
-  const recovery = createRecoveryService(database.db, { failureStore: failures.store, mail: () => app.mail, onSessionsEnded: () => contexts.clear() });
+  const totp = createTotpService(database.db, { appSecret: config.appSecret, failureStore: failures.store });
+  const auth = createAuthService(database.db, tokens, { onSessionsEnded: () => contexts.clear(), failureStore: failures.store, totp });
+  const recovery = createRecoveryService(database.db, { failureStore: failures.store, mail: () => app.mail, afterAnswer, onSessionsEnded: () => contexts.clear() });
+  const invitations = createInvitationsService(database.db, { mail: () => app.mail });
+  const signup = createSignupService(database.db, { failureStore: failures.store, mail: () => app.mail });
   const readinessChecks: ReadinessCheck[] = [
     { name: 'database', check: () => database.ping() },
     ...(failures.ping ? [{ name: 'redis', check: failures.ping }] : []),
@@ -168,12 +217,28 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { checks: readinessChecks });
-      await api.register(authRoutes, { auth, recovery, publicUrl: config.publicUrl });
+      await api.register(authRoutes, { auth, recovery, totp, publicUrl: config.publicUrl });
+      await api.register(avatarFileRoutes);
+      await api.register(logoFileRoutes);
+      await api.register(signupRoutes, { signup, auth, publicUrl: config.publicUrl });
+      await api.register(surveyResponseRoutes);
+      await api.register(billingWebhookRoutes);
       await api.register(async (protectedApi) => {
         protectedApi.addHook('onRequest', app.authenticate);
+        protectedApi.addHook('onResponse', evaluateAlertsAfterWrites({ jobs: { send: jobs.send.bind(jobs) } }, alerts.evaluate));
         await protectedApi.register(usersRoutes);
-        await protectedApi.register(organizationsRoutes);
-        await protectedApi.register(environmentsRoutes);
+        // The account page (decision 036): its sessions, avatar, e-mail change, organizations, deletion.
+        await protectedApi.register(sessionsRoutes, { onSessionsEnded: () => contexts.clear() });
+        await protectedApi.register(accountRoutes, {
+          publicUrl: config.publicUrl,
+          mail: () => app.mail,
+          confirmPassword: auth.checkOwnPassword,
+          onSessionsEnded: () => contexts.clear(),
+        });
+        await protectedApi.register(organizationsRoutes, { publicUrl: config.publicUrl, mail: () => app.mail, onSessionsEnded: () => contexts.clear() });
+        await protectedApi.register(environmentsRoutes, { publicUrl: config.publicUrl, onContextChanged: () => contexts.clear() });
+        await protectedApi.register(brokerRoutes, { invitations, publicUrl: config.publicUrl });
+        await protectedApi.register(logosRoutes);
         await protectedApi.register(reportsRoutes);
         await protectedApi.register(driversRoutes);
         await protectedApi.register(vehiculesRoutes, { publicUrl: config.publicUrl });
@@ -185,7 +250,13 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         await protectedApi.register(insuranceIntermediaryRoutes);
         await protectedApi.register(importRoutes, { publicUrl: config.publicUrl, commitJob: imports.commit });
         await protectedApi.register(documentsRoutes, { limits: config.documents });
+        await protectedApi.register(onboardingRoutes, { onContextChanged: () => contexts.clear() });
+        await protectedApi.register(alertsRoutes);
+        await protectedApi.register(surveysRoutes, { publicUrl: config.publicUrl });
+        await protectedApi.register(auditLogRoutes);
+        await protectedApi.register(billingRoutes, { publicUrl: config.publicUrl });
       });
+      await api.register(invitationsRoutes, { invitations, auth, publicUrl: config.publicUrl });
     },
     { prefix: '/api' },
   );

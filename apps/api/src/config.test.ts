@@ -53,6 +53,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('logs statements over 200 ms by default; SLOW_STATEMENT_MS takes a whole number of milliseconds, 0 logs them all', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).slowStatementMs).toBe(200);
+    expect(loadConfig({ DATA_DIR: tmp(), SLOW_STATEMENT_MS: '0' }).slowStatementMs).toBe(0);
+    expect(loadConfig({ DATA_DIR: tmp(), SLOW_STATEMENT_MS: '1500' }).slowStatementMs).toBe(1500);
+    expect(() => loadConfig({ DATA_DIR: tmp(), SLOW_STATEMENT_MS: 'lent' })).toThrow(/SLOW_STATEMENT_MS: attendu : un nombre de millisecondes/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), SLOW_STATEMENT_MS: '-5' })).toThrow(/SLOW_STATEMENT_MS: attendu : un nombre de millisecondes positif ou nul/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), SLOW_STATEMENT_MS: '2.5' })).toThrow(/SLOW_STATEMENT_MS: attendu : un nombre entier de millisecondes/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), SLOW_STATEMENT_MS: '3600000' })).toThrow(/SLOW_STATEMENT_MS: au plus 600000/);
+  });
+
   it('uses no Redis by default; REDIS_URL takes a redis:// or rediss:// address, nothing else', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).redisUrl).toBeUndefined();
     expect(loadConfig({ DATA_DIR: tmp(), REDIS_URL: 'redis://127.0.0.1:6379/2' }).redisUrl).toBe('redis://127.0.0.1:6379/2');
@@ -144,6 +154,48 @@ describe('loadConfig', () => {
     const bad = problems({ S3_BUCKET: 'Mon_Bucket', S3_ENDPOINT: 'ftp://x', S3_REGION: 'Paris 1', S3_FORCE_PATH_STYLE: 'peut-être' });
     expect(bad.map((p) => p.split(':')[0]).sort()).toEqual(['S3_BUCKET', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_REGION']);
     expect(bad.find((p) => p.startsWith('S3_BUCKET'))).toBe('S3_BUCKET: nom de bucket S3 invalide : 3 à 63 caractères, minuscules, chiffres, points et tirets');
+  });
+
+  it('bills through Stripe with both of its keys, through the embedded provider without them (decision 044)', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).billing).toEqual({ kind: 'embedded' });
+    const stripe = loadConfig({ DATA_DIR: tmp(), STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc123', STRIPE_API_URL: 'http://127.0.0.1:12111' });
+    expect(stripe.billing).toEqual({ kind: 'stripe', secretKey: 'sk_test_abc123', webhookSecret: 'whsec_abc123', apiUrl: 'http://127.0.0.1:12111' });
+    expect(Object.isFrozen(stripe.billing)).toBe(true);
+  });
+
+  it('refuses one Stripe key without the other, an API address without key, and malformed keys, in French', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig({ DATA_DIR: tmp(), ...env });
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ STRIPE_SECRET_KEY: 'sk_test_abc123' })).toEqual([
+      'STRIPE_WEBHOOK_SECRET: STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET vont ensemble : indiquez les deux, ou aucun (facturation intégrée)',
+    ]);
+    expect(problems({ STRIPE_WEBHOOK_SECRET: 'whsec_abc123' }).map((p) => p.split(':')[0])).toEqual(['STRIPE_SECRET_KEY']);
+    expect(problems({ STRIPE_API_URL: 'http://127.0.0.1:12111' })).toEqual(["STRIPE_API_URL: n'a d'effet qu'avec STRIPE_SECRET_KEY"]);
+    const bad = problems({ STRIPE_SECRET_KEY: 'pk_test_abc', STRIPE_WEBHOOK_SECRET: 'secret' });
+    expect(bad.map((p) => p.split(':')[0]).sort()).toEqual(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+  });
+
+  it('serves no metrics by default; METRICS_TOKEN turns them on, and a short or spaced token is refused in French (decision 045)', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).metricsToken).toBeUndefined();
+    const token = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8';
+    expect(loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: token }).metricsToken).toBe(token);
+    const problems = (value: string) => {
+      try {
+        loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: value });
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems('court')).toEqual(['METRICS_TOKEN: au moins 32 caractères (ex. openssl rand -hex 32)']);
+    expect(problems(`${'x'.repeat(20)} ${'y'.repeat(20)}`)).toEqual(['METRICS_TOKEN: caractères ASCII visibles seulement, sans espace (ex. openssl rand -hex 32)']);
+    expect(problems(`${'é'.repeat(40)}`)).toEqual(['METRICS_TOKEN: caractères ASCII visibles seulement, sans espace (ex. openssl rand -hex 32)']);
   });
 
   it('ignores empty variables', () => {

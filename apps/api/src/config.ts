@@ -79,6 +79,12 @@ const EnvSchema = z.object({
     .regex(/^rediss?:\/\//, { error: 'doit commencer par redis:// ou rediss://' })
     .optional(),
   AUTH_CONTEXT_TTL_MS: z.coerce.number({ error: 'attendu : un nombre de millisecondes' }).int().min(0).max(60_000).default(5_000),
+  SLOW_STATEMENT_MS: z.coerce
+    .number({ error: 'attendu : un nombre de millisecondes' })
+    .int({ error: 'attendu : un nombre entier de millisecondes' })
+    .min(0, { error: 'attendu : un nombre de millisecondes positif ou nul' })
+    .max(600_000, { error: 'au plus 600000 (10 minutes)' })
+    .default(200),
   JOBS_WORKER: booleanString.default(true),
   JOBS_POLL_INTERVAL_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).min(0.5).max(60).default(2),
   S3_BUCKET: z
@@ -91,8 +97,24 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: booleanString.optional(),
   DOCUMENTS_MAX_FILE_MB: z.coerce.number({ error: 'attendu : un nombre de Mo' }).positive({ error: 'attendu : un nombre de Mo positif' }).max(5 * 1024).default(25),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, { error: 'attendu : une clé secrète Stripe (sk_test_…, sk_live_… ou rk_…)' }).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, { error: 'attendu : le secret de signature du webhook Stripe (whsec_…)' }).optional(),
+  STRIPE_API_URL: z.url({ protocol: /^https?$/, error: 'attendu : une URL http(s), ex. http://127.0.0.1:12111' }).optional(),
+  METRICS_TOKEN: z
+    .string()
+    .min(32, { error: 'au moins 32 caractères (ex. openssl rand -hex 32)' })
+    .regex(/^[\x21-\x7e]+$/, { error: 'caractères ASCII visibles seulement, sans espace (ex. openssl rand -hex 32)' })
+    .optional(),
   DOCUMENTS_QUOTA_MB: z.coerce.number({ error: 'attendu : un nombre de Mo' }).positive({ error: 'attendu : un nombre de Mo positif' }).max(1024 * 1024).default(5 * 1024),
 }).superRefine((e, context) => {
+  // Stripe's key alone would take payments whose events (signed with the webhook secret) could never be applied.
+  if ((e.STRIPE_SECRET_KEY === undefined) !== (e.STRIPE_WEBHOOK_SECRET === undefined)) {
+    const missing = e.STRIPE_SECRET_KEY === undefined ? 'STRIPE_SECRET_KEY' : 'STRIPE_WEBHOOK_SECRET';
+    context.addIssue({ code: 'custom', path: [missing], message: 'STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET vont ensemble : indiquez les deux, ou aucun (facturation intégrée)' });
+  }
+  if (e.STRIPE_API_URL !== undefined && e.STRIPE_SECRET_KEY === undefined) {
+    context.addIssue({ code: 'custom', path: ['STRIPE_API_URL'], message: "n'a d'effet qu'avec STRIPE_SECRET_KEY" });
+  }
   // The S3 variables only mean something together: a lone one is a mistake, not a default.
   const s3Keys = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
   if (!e.S3_BUCKET) {
@@ -123,6 +145,8 @@ export type Config = Readonly<{
   webDist: string | undefined;
   /** How long a caller's roles and organization are reused without a query (0: never). */
   authContextTtlMs: number;
+  /** A statement slower than this is logged at warn with its name, duration and organization (decision 046). */
+  slowStatementMs: number;
   /** Redis holding the limits shared by every API process (login failures); unset: PostgreSQL, or memory on the embedded database. */
   redisUrl: string | undefined;
   /** Background jobs (platform/jobs): whether this process runs them, how often an idle kind looks for work. */
@@ -131,7 +155,21 @@ export type Config = Readonly<{
   storage: StorageConfig;
   /** The document management's limits (issue 14): one file, and all of an organization's files. */
   documents: Readonly<{ maxFileBytes: number; quotaBytes: number }>;
+  /** Who takes payment (decision 044): Stripe when its keys are set, the embedded provider otherwise. */
+  billing: BillingConfig;
+  /** The bearer token Prometheus presents at GET /metrics (decision 045); unset: no metrics, /metrics answers 404. */
+  metricsToken: string | undefined;
 }>;
+
+export type BillingConfig =
+  | Readonly<{ kind: 'embedded' }>
+  | Readonly<{
+      kind: 'stripe';
+      secretKey: string;
+      webhookSecret: string;
+      /** Unset: Stripe itself (tests: a local server answering as Stripe does). */
+      apiUrl: string | undefined;
+    }>;
 
 export type StorageConfig =
   | Readonly<{ kind: 'local'; directory: string }>
@@ -199,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     webDist: e.WEB_DIST,
     authContextTtlMs: e.AUTH_CONTEXT_TTL_MS,
+    slowStatementMs: e.SLOW_STATEMENT_MS,
     redisUrl: e.REDIS_URL,
     jobs: Object.freeze({ worker: e.JOBS_WORKER, pollIntervalSeconds: e.JOBS_POLL_INTERVAL_SECONDS }),
     storage: Object.freeze(
@@ -220,5 +259,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxFileBytes: Math.round(e.DOCUMENTS_MAX_FILE_MB * 1024 * 1024),
       quotaBytes: Math.round(e.DOCUMENTS_QUOTA_MB * 1024 * 1024),
     }),
+    billing: Object.freeze(
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? { kind: 'stripe' as const, secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL }
+        : { kind: 'embedded' as const },
+    ),
+    metricsToken: e.METRICS_TOKEN,
   });
 }

@@ -42,6 +42,13 @@ export class ConflictError extends AppError {
   }
 }
 
+/** Something that existed and no longer serves: a used or expired survey link. */
+export class GoneError extends AppError {
+  constructor(message: string) {
+    super(410, message);
+  }
+}
+
 /** A file larger than the limit its feature allows: nothing of it is kept. */
 export class PayloadTooLargeError extends AppError {
   constructor(message: string) {
@@ -70,6 +77,7 @@ export const HTTP_ERROR_NAMES: Record<number, string> = {
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Payload Too Large',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',

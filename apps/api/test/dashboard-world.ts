@@ -86,8 +86,8 @@ export async function seedDashboardWorld(t: TestContext, seed: number): Promise<
     for (const size of SIZES) {
       const { uuid } = await createOrganization(tx, { title: `Tableau ${size.name}` });
       const email = `tableau-${size.name}-${seed}@exemple.fr`;
-      const user = await createUser(tx, { email, roles: ['ADMIN'] });
-      await linkUser(tx, uuid, user.uuid);
+      const user = await createUser(tx, { email });
+      await linkUser(tx, uuid, user.uuid, 'ADMIN');
       // A period per year, the current one included: every figure has premiums and vehicles to count against.
       await tx.insert(indicators).values(
         [3, 2, 1, 0].map((back) => ({

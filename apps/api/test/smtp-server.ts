@@ -19,6 +19,21 @@ function smtpError(message: string, responseCode: number): Error {
 }
 
 /**
+ * The app's configuration that delivers its e-mails to this server at once: SMTP on its port,
+ * links under https://flotte.exemple.fr, the job worker polling every half second.
+ */
+export function deliveringTo(smtp: Pick<TestSmtpServer, 'port'>): Record<string, string> {
+  return {
+    PUBLIC_URL: 'https://flotte.exemple.fr',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtp.port),
+    SMTP_FROM: 'FlotteAssur <no-reply@flotte.exemple.fr>',
+    JOBS_WORKER: 'true',
+    JOBS_POLL_INTERVAL_SECONDS: '0.5',
+  };
+}
+
+/**
  * A real SMTP server in the test process (smtp-server, the server side of nodemailer): what the
  * mailer delivers arrives here over TCP and is parsed as a mail client would.
  */

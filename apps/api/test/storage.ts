@@ -53,6 +53,26 @@ export async function createS3TestStorage(): Promise<TestStorage> {
   };
 }
 
+/** The app's configuration for a bucket of createS3TestStorage (createTestApp's env). */
+export function s3AppEnv(s3: TestStorage): Record<string, string> {
+  const config = s3.config;
+  if (config.kind !== 's3') throw new Error('s3AppEnv: an S3 test storage is expected');
+  return {
+    S3_BUCKET: config.bucket,
+    S3_ENDPOINT: config.endpoint!,
+    S3_ACCESS_KEY_ID: config.credentials!.accessKeyId,
+    S3_SECRET_ACCESS_KEY: config.credentials!.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+  };
+}
+
+/** The keys a storage holds under a prefix, in listing order. */
+export async function keysUnder(storage: ObjectStorage, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const object of storage.list(prefix)) keys.push(object.key);
+  return keys;
+}
+
 export const TEST_STORAGES = [
   ['local disk', createLocalTestStorage],
   ['S3 (s3rver)', createS3TestStorage],

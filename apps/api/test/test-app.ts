@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -77,6 +78,12 @@ export type TestContext = {
   /** Runs factories across organizations, as the seed does. */
   seed<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T>;
   login(email: string, password?: string): Promise<string>;
+  /**
+   * The errors the app logged (a 500's cause, with its stack), newest last: a test's message for
+   * an unexpected 5xx quotes them, since the test app writes no log. Empty when the test gave its
+   * own log stream.
+   */
+  loggedErrors(): string[];
   /** app.inject with a bearer token. */
   as(token: string, options: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -95,14 +102,30 @@ export async function testAppOn(database: DatabaseHandle, env: Record<string, st
   const ownDataDir = env.DATA_DIR === undefined ? mkdtempSync(path.join(tmpdir(), 'flotte-test-')) : null;
   const dataDir = env.DATA_DIR ?? ownDataDir!;
   // Background jobs are only sent, not run, unless a test asks (JOBS_WORKER: 'true').
-  const config = loadConfig({ APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', JOBS_WORKER: 'false', DATA_DIR: dataDir, ...env });
-  const app = await buildApp(config, database, { serveWeb: false, logger: false, logStream });
+  // Without a stream of the test's own, the errors are kept (not printed) for loggedErrors().
+  const errors: string[] = [];
+  const errorStream = new Writable({
+    write(line: Buffer, _encoding, done) {
+      errors.push(describeLogLine(line.toString()));
+      if (errors.length > 20) errors.shift();
+      done();
+    },
+  });
+  const config = loadConfig({
+    APP_SECRET: 'test-secret-0123456789-0123456789-abcdef',
+    LOG_LEVEL: logStream ? 'silent' : 'error',
+    JOBS_WORKER: 'false',
+    DATA_DIR: dataDir,
+    ...env,
+  });
+  const app = await buildApp(config, database, { serveWeb: false, logger: false, logStream: logStream ?? errorStream });
   await app.ready();
   return {
     app,
     database,
     dataDir,
     seed: (fn) => withSystem(database.db, fn),
+    loggedErrors: () => [...errors],
     async login(email, password = DEFAULT_TEST_PASSWORD) {
       const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
       if (response.statusCode !== 200) throw new Error(`login ${email} failed: ${response.statusCode} ${response.body}`);
@@ -117,4 +140,14 @@ export async function testAppOn(database: DatabaseHandle, env: Record<string, st
       if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** One pino line as « message: error type: error message + stack ». */
+function describeLogLine(line: string): string {
+  try {
+    const entry = JSON.parse(line) as { msg?: string; err?: { type?: string; message?: string; stack?: string } };
+    return `${entry.msg ?? ''}: ${entry.err?.stack ?? `${entry.err?.type ?? ''} ${entry.err?.message ?? ''}`}`;
+  } catch {
+    return line;
+  }
 }

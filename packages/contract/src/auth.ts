@@ -1,6 +1,7 @@
 import { MAX_LENGTH } from './constants.js';
 import { newPasswordSchema } from './passwords.js';
 import { EmailSchema, text } from './primitives.js';
+import { LoginChallengeSchema } from './totp.js';
 import { z } from './zod.js';
 import { UserSchema } from './users.js';
 
@@ -32,7 +33,11 @@ export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
 
 export const TokensSchema = z.object({ access_token: z.string() });
 
-export const LoginResponseSchema = z.object({ tokens: TokensSchema, user: UserSchema });
+export const LoginSessionSchema = z.object({ tokens: TokensSchema, user: UserSchema });
+export type LoginSession = z.infer<typeof LoginSessionSchema>;
+
+/** The session, or the second step of a user with two-factor sign-in (contract totp.ts, decision 035). */
+export const LoginResponseSchema = z.union([LoginSessionSchema, LoginChallengeSchema]);
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
 export const RefreshResponseSchema = z.object({ tokens: TokensSchema });
@@ -47,8 +52,11 @@ export const RECOVERY_LINK_MINUTES = 60;
 export const RECOVERY_REQUESTED_MESSAGE =
   'Si un compte existe avec cette adresse, un e-mail vient de lui être envoyé avec un lien pour choisir un nouveau mot de passe, valable 1 heure.';
 
-/** A link that expired, was used, or never existed: one message, whatever the case. */
-export const RECOVERY_LINK_INVALID_MESSAGE = 'Ce lien est invalide ou a expiré : il ne sert qu’une fois, pendant 1 heure. Demandez-en un nouveau.';
+/**
+ * A link that expired, was used, or never existed: one message, whatever the case, for every
+ * « choose your password » link: a recovery's (1 hour) and a new superadmin's (7 days, decision 043).
+ */
+export const RECOVERY_LINK_INVALID_MESSAGE = 'Ce lien est invalide ou a expiré : il ne sert qu’une fois, et pour une durée limitée. Demandez-en un nouveau.';
 
 export const RecoveryRequestBodySchema = z.strictObject(
   { email: EmailSchema },

@@ -39,6 +39,8 @@ export const ErrorSchema = z.object({
   error: z.string(),
   message: z.string(),
   details: z.array(ErrorDetailSchema).optional(),
+  /** Every 5xx: the request's id (also its X-Request-Id header), the « Référence » a user quotes to support. */
+  requestId: z.string().optional(),
 });
 export type ApiError = z.infer<typeof ErrorSchema>;
 

@@ -31,3 +31,13 @@ export function bestRoleLabel(roles: readonly Role[]): string {
   if (roles.includes('ADMIN')) return 'Administrateur';
   return 'Utilisateur';
 }
+
+/** A member's role in one organization (decision 034), as the « Membres » section names it. */
+export const MEMBER_ROLE_CHOICES = [
+  { value: 'ADMIN', label: 'Administrateur' },
+  { value: 'USER', label: 'Utilisateur' },
+] as const;
+
+export function memberRoleLabel(role: string): string {
+  return MEMBER_ROLE_CHOICES.find((choice) => choice.value === role)?.label ?? role;
+}

@@ -1,4 +1,5 @@
 import { AvatarSchema, pageSchema, PaginatedSearchQuerySchema } from './common.js';
+import { MemberRoleSchema } from './invitations.js';
 import { UuidSchema } from './primitives.js';
 import { OrganizationSummarySchema } from './users.js';
 import { z } from './zod.js';
@@ -21,7 +22,11 @@ export const OrganizationUserSchema = z.object({
     lastName: z.string(),
     email: z.string(),
     avatar: AvatarSchema.nullable(),
+    /** Signs in with a code (two-factor): told to the environment's superadmin and ROOT, who may reset it; null for others. */
+    twoFactor: z.boolean().nullable(),
   }),
+  /** The member's role in this organization (decision 034). */
+  role: MemberRoleSchema,
 });
 export type OrganizationUser = z.infer<typeof OrganizationUserSchema>;
 
@@ -43,3 +48,10 @@ export const CreateOrganizationUserBodySchema = z.strictObject({
   organization: refOrUuid('Organisation'),
 });
 export type CreateOrganizationUserBody = z.input<typeof CreateOrganizationUserBodySchema>;
+
+/** PATCH /api/organization-user/{id}: an administrator changes a member's role (never ROOT or SUPERADMIN from here). */
+export const UpdateOrganizationUserBodySchema = z.strictObject(
+  { role: MemberRoleSchema },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `Champ non modifiable : ${issue.keys.join(', ')}` : undefined) },
+);
+export type UpdateOrganizationUserBody = z.infer<typeof UpdateOrganizationUserBodySchema>;

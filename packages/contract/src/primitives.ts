@@ -87,11 +87,14 @@ export const OptionalEmailSchema = z
   .nullable()
   .optional();
 
-/** An http(s) address, optional: empty becomes null. */
-export function optionalUrl(message: string) {
+/** An http(s) address, optional: empty becomes null. `httpsOnly`: https, on a named domain (no localhost, no bare address). */
+export function optionalUrl(message: string, options: { httpsOnly?: boolean } = {}) {
+  const url = options.httpsOnly
+    ? z.url({ protocol: /^https$/, hostname: z.regexes.domain, error: message })
+    : z.url({ protocol: /^https?$/, error: message });
   return text({ max: MAX_LENGTH.url, label: 'Le lien' })
     .transform((v) => (v === '' ? null : v))
-    .pipe(z.url({ protocol: /^https?$/, error: message }).nullable())
+    .pipe(url.nullable())
     .nullable()
     .optional();
 }

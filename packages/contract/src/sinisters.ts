@@ -10,6 +10,10 @@ import { z } from './zod.js';
 export const GuaranteeSchema = z.object({ uuid: z.uuid(), label: z.string() });
 export type Guarantee = z.infer<typeof GuaranteeSchema>;
 export const GuaranteeListSchema = z.array(GuaranteeSchema);
+/** POST /api/guarantees and PATCH /api/guarantees/{uuid} (ROOT). */
+export const GuaranteeBodySchema = z.strictObject({ label: requiredText(MAX_LENGTH.label, 'Le libellé de la garantie') });
+export type GuaranteeBody = z.input<typeof GuaranteeBodySchema>;
+export const GUARANTEE_EXISTS_MESSAGE = 'Une garantie porte déjà ce libellé';
 
 export const ResponsibilityRateSchema = z
   .union(RESPONSIBILITY_RATES.map((r) => z.literal(r)) as unknown as [z.ZodLiteral<0>, z.ZodLiteral<25>, z.ZodLiteral<50>, z.ZodLiteral<75>, z.ZodLiteral<100>], {

@@ -1,4 +1,5 @@
 import { AvatarSchema, PhoneSchema } from './common.js';
+import { ONBOARDING_STEPS } from './signup-rules.js';
 import { MAX_LENGTH, ROLES } from './constants.js';
 import { optionalText, UuidSchema } from './primitives.js';
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from './rules.js';
@@ -36,10 +37,12 @@ export const UserSchema = z.object({
   currentEnvironmentUser: z.object({ uuid: z.uuid(), environment: EnvironmentRefSchema }).nullable(),
   /** The version of the terms of use (CGU_VERSION) the user accepted last; null: never. */
   cguAcceptedVersion: z.string().nullable(),
+  /** Where a signed-up user left the onboarding; null: done, or never asked (decision 033). */
+  onboardingStep: z.enum(ONBOARDING_STEPS).nullable(),
 });
 export type User = z.infer<typeof UserSchema>;
 
-const profileName = (subject: string, short: string) =>
+export const profileName = (subject: string, short: string) =>
   z
     .string({ error: `${subject} est obligatoire` })
     .trim()

@@ -204,6 +204,19 @@ describe('the move to PostgreSQL', () => {
     expect(Object.fromEntries(plan.deferred)).toEqual({ users: ['current_organization_user_uuid'] });
   });
 
+  it('defers a reference of the cycle itself, not a nullable one of a table waiting behind it (a check may refuse its NULL)', () => {
+    const plan = insertionPlan([
+      // organization_alerts waits for prevention_alerts, which waits for the users ↔ organization_users cycle.
+      { name: 'organization_alerts', columns: [column('uuid'), column('prevention_alert_uuid', true)], primaryKey: ['uuid'], foreignKeys: [{ columns: ['prevention_alert_uuid'], references: 'prevention_alerts' }] },
+      { name: 'prevention_alerts', columns: [column('uuid'), column('author_uuid', true)], primaryKey: ['uuid'], foreignKeys: [{ columns: ['author_uuid'], references: 'users' }] },
+      { name: 'organization_users', columns: [column('uuid'), column('user_uuid')], primaryKey: ['uuid'], foreignKeys: [{ columns: ['user_uuid'], references: 'users' }] },
+      { name: 'users', columns: [column('uuid'), column('current_organization_user_uuid', true)], primaryKey: ['uuid'], foreignKeys: [{ columns: ['current_organization_user_uuid'], references: 'organization_users' }] },
+    ]);
+    expect(Object.fromEntries(plan.deferred)).toEqual({ users: ['current_organization_user_uuid'] });
+    const order = plan.order.map((t) => t.name);
+    expect(order.indexOf('prevention_alerts')).toBeLessThan(order.indexOf('organization_alerts'));
+  });
+
   it('refuses a cycle of mandatory references', () => {
     expect(() =>
       insertionPlan([

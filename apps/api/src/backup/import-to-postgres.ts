@@ -79,10 +79,19 @@ export function insertionPlan(tables: Table[]): { order: Table[]; deferred: Map<
       }
       continue;
     }
-    // A cycle (or a table referencing itself): defer one reference whose columns may be NULL.
+    // A cycle (or a table referencing itself): defer one reference whose columns may be NULL, and
+    // one that closes the cycle — not a nullable reference of a table merely waiting behind it,
+    // whose NULL a check constraint may refuse (organization_alerts' written alert).
+    const reaches = (from: string, to: string, seen = new Set<string>()): boolean => {
+      if (from === to) return true;
+      if (seen.has(from)) return false;
+      seen.add(from);
+      const table = remaining.get(from);
+      return table ? blocking(table).some((fk) => reaches(fk.references, to, seen)) : false;
+    };
     const candidate = [...remaining.values()]
       .flatMap((t) => blocking(t).map((fk) => ({ table: t, fk })))
-      .find(({ table, fk }) => fk.columns.every((c) => table.columns.find((col) => col.name === c)?.nullable));
+      .find(({ table, fk }) => reaches(fk.references, table.name) && fk.columns.every((c) => table.columns.find((col) => col.name === c)?.nullable));
     if (!candidate) throw new Error(`cycle de clés étrangères obligatoires entre ${[...remaining.keys()].join(', ')}`);
     deferred.set(candidate.table.name, [...(deferred.get(candidate.table.name) ?? []), ...candidate.fk.columns]);
   }
@@ -163,8 +172,13 @@ async function copyTables(source: PGlite, target: pg.Client): Promise<ImportRepo
     await target.query(`SET LOCAL ROLE ${SYSTEM_ROLE}`);
 
     await assertNoData(target);
-    // Rows the migrations themselves inserted (the guarantees) give way to the source's, uuids included.
-    for (const table of [...order].reverse()) await target.query(`DELETE FROM public.${q(table.name)}`);
+    // Rows the migrations themselves inserted (the guarantees) give way to the source's, uuids
+    // included. Only where there are some: a table written once (the activity log, decision 041)
+    // grants no DELETE to flotte_system, and a new database holds none of its rows.
+    for (const table of [...order].reverse()) {
+      const { rows } = await target.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM public.${q(table.name)}) AS any`);
+      if (rows[0]?.any) await target.query(`DELETE FROM public.${q(table.name)}`);
+    }
 
     const report: ImportReport = { tables: [] };
     for (const table of order) {

@@ -19,8 +19,10 @@ import * as reports from './schema/reports.js';
 import * as sinisters from './schema/sinisters.js';
 import * as users from './schema/users.js';
 import * as vehicules from './schema/vehicules.js';
+import { observationsOf } from '../platform/metrics/observations.js';
 import { FairShare } from './fair-share.js';
 import { createScopedReadDatabase } from './scoped-reads.js';
+import { StatementEvents, timePgClient, timePglite, type StatementTiming } from './statement-timing.js';
 
 export const schema = { ...users, ...environments, ...organizations, ...reports, ...drivers, ...vehicules, ...sinisters, registerCounts };
 export type Schema = typeof schema;
@@ -59,12 +61,16 @@ export type DatabaseHandle = {
   pool?: pg.Pool;
   /** PostgreSQL only: a drizzle database whose queries each carry their scope (db/scoped-reads.ts). */
   scopedReads?: Database;
+  /** Every statement's name, duration and organization, for whoever subscribes (db/statement-timing.ts). */
+  statements: StatementEvents;
   /**
    * Whether the database answers now, within READINESS_TIMEOUT_MS (GET /api/ready): PostgreSQL
    * on a connection of its own, so a busy pool does not take the instance out of its load
    * balancer; PGlite in the process. Throws when it does not.
    */
   ping(): Promise<void>;
+  /** How busy its connections are now (the metrics' gauges, platform/metrics). */
+  stats(): DatabaseStats;
 };
 
 type Logger = { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void; warn?(obj: unknown, msg?: string): void };
@@ -80,6 +86,18 @@ export const READINESS_TIMEOUT_MS = 2_000;
 
 type QueryArgs = [config: unknown, values?: unknown, callback?: unknown];
 type Callback = (error: unknown, result?: unknown) => void;
+
+/**
+ * Tells the metrics attached to the database (a no-op without them) each statement's family,
+ * duration and whether the statement timeout cancelled it (SQLSTATE 57014, query_canceled): the
+ * timings of statement-timing.ts, the one place the driver is timed.
+ */
+function reportToMetrics(statements: StatementEvents, db: () => Database | undefined) {
+  statements.subscribe((timing: StatementTiming) => {
+    const database = db();
+    if (database) observationsOf(database).statement(timing.family, timing.ms / 1000, timing.code === '57014');
+  });
+}
 
 /**
  * Closes the client's connection when one of its queries gets no answer within `timeoutMs`.
@@ -109,6 +127,20 @@ function closeWhenSilent(client: pg.PoolClient, timeoutMs: number) {
   client.query = watched as typeof client.query;
 }
 
+/** How busy the database's connections are now (the metrics' gauges). */
+export type DatabaseStats = {
+  /** The pool's size (PGlite: its one connection). */
+  max: number;
+  /** Connections open, and those of them idle. */
+  open: number;
+  idle: number;
+  /** Callers waiting for a pooled connection (PGlite: for its one connection, in the fair share). */
+  waiting: number;
+  /** The fair share (db/fair-share.ts): operations holding a turn, operations waiting for one. */
+  turnsRunning: number;
+  turnsWaiting: number;
+};
+
 /** Passed at every open: PGlite does not remember its extensions. */
 export const PGLITE_EXTENSIONS = { pg_trgm, unaccent, btree_gin };
 
@@ -120,11 +152,23 @@ export const PGLITE_EXTENSIONS = { pg_trgm, unaccent, btree_gin };
  * releases it (the pool then drops it), and the caller's own release later does nothing.
  */
 class SelfReleasingPool extends pg.Pool {
+  /** Told when a caller gave up waiting for a connection (connectionTimeoutMillis): the metrics. */
+  onAcquireTimeout: () => void = () => undefined;
+
+  private noteTimeout(error: unknown) {
+    if (error instanceof Error && error.message.includes('timeout exceeded when trying to connect')) this.onAcquireTimeout();
+  }
+
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
   override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
     // The callback form is pg.Pool#query's, which releases on error itself.
-    if (callback) return super.connect(callback);
+    if (callback) {
+      return super.connect((err, client, done) => {
+        if (err) this.noteTimeout(err);
+        callback(err, client, done);
+      });
+    }
     return super.connect().then((client) => {
       const release = client.release.bind(client);
       let released = false;
@@ -138,6 +182,9 @@ class SelfReleasingPool extends pg.Pool {
       client.on('error', onLost);
       client.release = releaseOnce;
       return client;
+    }, (error: unknown) => {
+      this.noteTimeout(error);
+      throw error;
     });
   }
 }
@@ -160,7 +207,10 @@ export async function openPostgres(
     }
   }
   const max = options.max ?? 10;
+  const statements = new StatementEvents();
   const statementTimeoutMs = options.statementTimeoutMs ?? 15_000;
+  // Read at a statement's end, when the pool has connected: the database exists by then.
+  reportToMetrics(statements, () => db);
   const pool = new SelfReleasingPool({
     connectionString: databaseUrl,
     max,
@@ -185,11 +235,14 @@ export async function openPostgres(
     // the pool drops it when it is released.
     client.on('error', (err) => (options.logger?.warn ?? options.logger?.error)?.call(options.logger, lost(err), 'PostgreSQL connection lost'));
     closeWhenSilent(client, statementTimeoutMs + SILENT_CONNECTION_MARGIN_MS);
+    timePgClient(client, statements);
   });
   const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Database;
+  pool.onAcquireTimeout = () => observationsOf(db).acquireTimedOut('connection');
   const scopedReads = createScopedReadDatabase(pool, schema) as unknown as Database;
   registerScopedReads(db, scopedReads);
-  fairSharesByDatabase.set(db, new FairShare({ capacity: max, maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS }));
+  const share = new FairShare({ capacity: max, maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, onTimeout: () => observationsOf(db).acquireTimedOut('turn') });
+  fairSharesByDatabase.set(db, share);
   // One connection of its own, out of the fair share: a cheap SELECT 1, time-bounded on both sides.
   const readiness = new pg.Pool({
     connectionString: databaseUrl,
@@ -202,6 +255,7 @@ export async function openPostgres(
   readiness.on('error', () => undefined);
   readiness.on('connect', (client) => {
     client.on('error', () => undefined);
+    // Out of the metrics: the readiness check is not the application's work.
     closeWhenSilent(client, READINESS_TIMEOUT_MS);
   });
   return {
@@ -212,9 +266,18 @@ export async function openPostgres(
     },
     pool,
     scopedReads,
+    statements,
     ping: async () => {
       await readiness.query('SELECT 1');
     },
+    stats: () => ({
+      max,
+      open: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      turnsRunning: share.running,
+      turnsWaiting: share.waiting,
+    }),
   };
 }
 
@@ -239,16 +302,31 @@ export async function openPglite(
   }
   // PGlite's only user is a superuser, which bypasses row-level security even with FORCE.
   await client.exec(`SET ROLE ${APP_ROLE}`);
+  // Timed from here: the migrations above are no request's work.
+  const statements = new StatementEvents();
+  timePglite(client, statements);
   const db = raw as unknown as Database;
+  reportToMetrics(statements, () => db);
   // One query at a time in PGlite: the organizations take turns for it.
-  fairSharesByDatabase.set(db, new FairShare({ capacity: 1, maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS }));
+  const share = new FairShare({ capacity: 1, maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, onTimeout: () => observationsOf(db).acquireTimedOut('turn') });
+  fairSharesByDatabase.set(db, share);
   return {
     db,
     kind: 'pglite',
     close: () => client.close(),
     pglite: client,
+    statements,
     ping: async () => {
       if (client.closed) throw new Error('PGlite is closed');
     },
+    // Its one connection, busy while an operation holds the fair share's one turn; the queue is the share's.
+    stats: () => ({
+      max: 1,
+      open: client.closed ? 0 : 1,
+      idle: client.closed || share.running > 0 ? 0 : 1,
+      waiting: share.waiting,
+      turnsRunning: share.running,
+      turnsWaiting: share.waiting,
+    }),
   };
 }

@@ -23,7 +23,13 @@ export class OverloadedError extends Error {
 
 type Waiter = { key: string; resolve: () => void; reject: (error: Error) => void; timer: NodeJS.Timeout | undefined };
 
-export type FairShareOptions = { capacity: number; perKey?: number; maxWaitMs: number };
+export type FairShareOptions = {
+  capacity: number;
+  perKey?: number;
+  maxWaitMs: number;
+  /** Told when an operation gave up waiting for its turn (the metrics, platform/metrics). */
+  onTimeout?: () => void;
+};
 
 const holding = new AsyncLocalStorage<true>();
 
@@ -36,7 +42,7 @@ export function holdsTurn(): boolean {
 }
 
 export class FairShare {
-  private running = 0;
+  private runningCount = 0;
   private readonly runningByKey = new Map<string, number>();
   /** Waiting operations by key, and the keys in the order they get their turn. */
   private readonly queues = new Map<string, Waiter[]>();
@@ -64,6 +70,11 @@ export class FairShare {
     }
   }
 
+  /** How many operations hold a turn now (the metrics' gauge). */
+  get running(): number {
+    return this.runningCount;
+  }
+
   /** How many operations wait, for the logs and tests. */
   get waiting(): number {
     let count = 0;
@@ -85,11 +96,11 @@ export class FairShare {
   }
 
   private canStart(key: string) {
-    return this.running < this.capacity && (this.runningByKey.get(key) ?? 0) < this.shareOf(key) && !this.queues.has(key);
+    return this.runningCount < this.capacity && (this.runningByKey.get(key) ?? 0) < this.shareOf(key) && !this.queues.has(key);
   }
 
   private start(key: string) {
-    this.running++;
+    this.runningCount++;
     this.runningByKey.set(key, (this.runningByKey.get(key) ?? 0) + 1);
   }
 
@@ -104,6 +115,7 @@ export class FairShare {
           queue!.splice(index, 1);
           if (queue!.length === 0) this.forget(key);
         }
+        this.options.onTimeout?.();
         reject(new OverloadedError(Date.now() - started));
       }, this.options.maxWaitMs);
       let queue = this.queues.get(key);
@@ -117,7 +129,7 @@ export class FairShare {
   }
 
   private finish(key: string) {
-    this.running--;
+    this.runningCount--;
     const left = (this.runningByKey.get(key) ?? 1) - 1;
     if (left === 0) this.runningByKey.delete(key);
     else this.runningByKey.set(key, left);
@@ -127,7 +139,7 @@ export class FairShare {
   /** Starts waiting operations while slots are free, each waiting organization in turn. */
   private admit() {
     let passes = this.turns.length;
-    while (this.running < this.capacity && passes > 0 && this.turns.length > 0) {
+    while (this.runningCount < this.capacity && passes > 0 && this.turns.length > 0) {
       const key = this.turns.shift()!;
       const queue = this.queues.get(key)!;
       if ((this.runningByKey.get(key) ?? 0) >= this.shareOf(key)) {

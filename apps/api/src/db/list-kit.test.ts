@@ -90,6 +90,18 @@ describe('every declared list', () => {
   });
 });
 
+/**
+ * Policies beside the tenant's and the system's, each for a reason written down: a survey's link
+ * holder, signed out, reads and claims its own link and writes its own answers (decision 038); the
+ * activity log's reads (tenant_isolation, system_access) are apart from its inserts, so that no
+ * policy lets a role update or delete an entry (decision 041).
+ */
+const EXTRA_POLICIES: Record<string, string[]> = {
+  audit_log: ['system_record', 'tenant_record'],
+  survey_answers: ['survey_respondent_answer'],
+  survey_recipients: ['survey_respondent_claim', 'survey_respondent_read'],
+};
+
 describe('row-level security on every table holding an organization’s data', () => {
   it('is enabled and forced, with the tenant and system policies', async () => {
     const rows = await t.seed(async (tx) =>
@@ -103,7 +115,10 @@ describe('row-level security on every table holding an organization’s data', (
     );
     const tables = (rows as unknown as { rows: { table: string; enabled: boolean; forced: boolean; policies: string }[] }).rows;
     expect(tables.map((r) => r.table)).toEqual(expect.arrayContaining(['drivers', 'organization_users', 'register_counts', 'reports', 'sinisters', 'vehicules']));
-    for (const table of tables) expect(table, table.table).toMatchObject({ enabled: true, forced: true, policies: 'system_access,tenant_isolation' });
+    for (const table of tables) {
+      const policies = [...(EXTRA_POLICIES[table.table] ?? []), 'system_access', 'tenant_isolation'].sort().join(',');
+      expect(table, table.table).toMatchObject({ enabled: true, forced: true, policies });
+    }
   });
 });
 

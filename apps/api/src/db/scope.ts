@@ -1,6 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { APP_ROLE, type Database, fairShareOf, scopedReadsOf, SYSTEM_ROLE } from './client.js';
+import { actorSetting, currentActor } from './actor.js';
 import { type ReadScope, tryOneStatementRead } from './scoped-reads.js';
+import { runInStatementScope } from './statement-timing.js';
 
 /**
  * What repositories write with: a transaction scoped to one organization (withTenant) or to the
@@ -18,13 +20,28 @@ function tenantScope(organizationUuid: string): SQL {
   return sql`SELECT set_config('role', ${APP_ROLE}, true), set_config('app.org_id', ${organizationUuid}, true)`;
 }
 const systemScope = sql`SELECT set_config('role', ${SYSTEM_ROLE}, true)`;
+
+/**
+ * A write's scope also names who writes (`app.actor`, db/actor.ts): the activity log's triggers
+ * record the rows a signed-in person writes, and nothing when no one is (decision 041).
+ */
+function tenantWriteScope(organizationUuid: string): SQL {
+  return sql`SELECT set_config('role', ${APP_ROLE}, true), set_config('app.org_id', ${organizationUuid}, true), set_config('app.actor', ${actorSetting(currentActor())}, true)`;
+}
+function systemWriteScope(): SQL {
+  return sql`SELECT set_config('role', ${SYSTEM_ROLE}, true), set_config('app.actor', ${actorSetting(currentActor())}, true)`;
+}
 /** The fair share's key of work across organizations (db/fair-share.ts). */
 const SYSTEM_KEY = 'system';
 
-/** Runs a database operation in its organization's turn for a connection (decision 011). */
+/**
+ * Runs a database operation in its organization's turn for a connection (decision 011). Its
+ * statements' timings name the organization (db/statement-timing.ts, the slow-statement log).
+ */
 function inTurn<T>(db: Database, key: string, fn: () => Promise<T>): Promise<T> {
   const share = fairShareOf(db);
-  return share ? share.run(key, fn) : fn();
+  const scoped = () => runInStatementScope(key, fn);
+  return share ? share.run(key, scoped) : scoped();
 }
 
 /** What each open write transaction runs once it has committed (afterCommit). */
@@ -59,7 +76,7 @@ export function afterCommit(tx: WriteTx, hook: () => void): boolean {
  * other organization's rows, even from a query that forgets its WHERE.
  */
 export function withTenant<T>(db: Database, organizationUuid: string, fn: (tx: WriteTx) => Promise<T>): Promise<T> {
-  return inTurn(db, organizationUuid, () => writeTransaction(db, tenantScope(organizationUuid), fn));
+  return inTurn(db, organizationUuid, () => writeTransaction(db, tenantWriteScope(organizationUuid), fn));
 }
 
 /**
@@ -67,7 +84,17 @@ export function withTenant<T>(db: Database, organizationUuid: string, fn: (tx: W
  * that check access themselves use it; feature data (drivers, vehicles, claims…) never does.
  */
 export function withSystem<T>(db: Database, fn: (tx: WriteTx) => Promise<T>): Promise<T> {
-  return inTurn(db, SYSTEM_KEY, () => writeTransaction(db, systemScope, fn));
+  return inTurn(db, SYSTEM_KEY, () => writeTransaction(db, systemWriteScope(), fn));
+}
+
+/**
+ * Runs fn as the holder of one survey link (decision 038): the tenant role with no organization
+ * and the link's hash in `app.survey_token`. Row-level security then shows the one recipient row
+ * of that hash, its survey, and lets it write its own answers: nothing else of any organization.
+ */
+export function withSurveyRespondent<T>(db: Database, tokenHash: string, fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+  const scope = sql`SELECT set_config('role', ${APP_ROLE}, true), set_config('app.org_id', '', true), set_config('app.survey_token', ${tokenHash}, true)`;
+  return inTurn(db, 'survey-respondent', () => writeTransaction(db, scope, fn));
 }
 
 /** A REPEATABLE READ, READ ONLY transaction: every statement of fn sees the same snapshot. */

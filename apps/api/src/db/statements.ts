@@ -8,7 +8,21 @@
  * nothing outside it can change the SQL behind a name.
  */
 
+import { rememberStatementName, runAsFamily } from './statement-timing.js';
+
 type Preparable<P> = { prepare(name: string): P };
+
+/**
+ * Executing the statement tells the driver's timing its family (`vehicules_list`, the metrics'
+ * label: decision 045) — the family, not the numbered name, which follows the order shapes were
+ * first met and so differs between processes. A stand-in without execute is left as is.
+ */
+function labelled<P>(statement: P, family: string): P {
+  const execute = (statement as { execute?: (...args: unknown[]) => Promise<unknown> }).execute;
+  if (typeof execute !== 'function') return statement;
+  (statement as { execute: (...args: unknown[]) => Promise<unknown> }).execute = (...args) => runAsFamily(family, () => execute.apply(statement, args));
+  return statement;
+}
 
 /** Statement names by family and shape, for the life of the process (the SQL behind a name never changes). */
 const names = new Map<string, string>();
@@ -32,11 +46,14 @@ export function prepared<S extends Record<string, string | number | boolean>, P>
   if (known) return known as P;
   let name = names.get(key);
   if (!name) {
-    if (names.size >= MAX_NAMED) return build(shape).prepare('');
+    if (names.size >= MAX_NAMED) return labelled(build(shape).prepare(''), family);
     name = `${family}_${names.size + 1}`;
     names.set(key, name);
   }
-  const statement = build(shape).prepare(name);
+  const statement = labelled(build(shape).prepare(name), family);
+  // Drizzle's prepared query tells its SQL: PGlite's timings find the statement's name by it.
+  const text = (statement as { getQuery?: () => { sql?: unknown } }).getQuery?.().sql;
+  if (typeof text === 'string') rememberStatementName(text, name);
   statements.set(key, statement);
   return statement;
 }

@@ -14,6 +14,17 @@ export type AuthContext = Readonly<{
   environmentUuids: readonly string[];
 }>;
 
+/**
+ * The roles a request works with (decision 034): the global ones of users.roles (ROOT,
+ * SUPERADMIN, USER) and ADMIN when the current organization's link says so. ADMIN replaces USER,
+ * so the web's best-role label and menus read them as before.
+ */
+export function effectiveRoles(globalRoles: readonly string[], memberRole: string | null | undefined): Role[] {
+  const global = globalRoles.filter((role) => role !== 'ADMIN' && role !== 'USER') as Role[];
+  if (memberRole === 'ADMIN') return [...global, 'ADMIN'];
+  return global.length > 0 ? global : ['USER'];
+}
+
 export const isRoot = (ctx: AuthContext) => ctx.roles.includes('ROOT');
 export const isSuperadmin = (ctx: AuthContext) => ctx.roles.includes('SUPERADMIN');
 export const isAdmin = (ctx: AuthContext) => ctx.roles.includes('ADMIN') || isSuperadmin(ctx) || isRoot(ctx);

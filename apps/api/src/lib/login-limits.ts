@@ -109,6 +109,22 @@ export class LoginLimits {
   }
 
   /**
+   * Seconds before this address may present a credential again (0: now), counting only its
+   * failures on every account and elsewhere (the metrics' token, decision 045): an address
+   * guessing a token spends the budget it would have for guessing passwords.
+   */
+  async addressRetryAfter(ip: string): Promise<number> {
+    const now = this.now();
+    const [perAddress = []] = await this.store.recent([addressOnlyKey(addressKey(ip))], now - this.options.windowMs);
+    return retryAfterSeconds(perAddress, this.options.perAddress, this.options.windowMs, now);
+  }
+
+  /** A wrong credential that is not an account's password (the metrics' token): counted against the address only. */
+  async recordAddressFailure(ip: string): Promise<void> {
+    await this.store.record([addressOnlyKey(addressKey(ip))], this.now(), this.options.windowMs, this.keep);
+  }
+
+  /**
    * The right password from this address: its failures on this account are forgiven. The
    * account's count stays: an attack from elsewhere goes on being slowed down.
    */

@@ -5,7 +5,8 @@ import { registerCounts } from '../db/schema/registers.js';
 import { vehicules } from '../db/schema/vehicules.js';
 import { createDrivers, createOrganization, createSinisters, createUser, createVehicules, linkUser } from '../seed/factories.js';
 import { createTestApp, type TestContext } from '../../test/test-app.js';
-import { cachedPage } from './page-cache.js';
+import { attachObservations, observationsOf } from '../platform/metrics/observations.js';
+import { cachedPage, pageCacheSize } from './page-cache.js';
 
 /**
  * A list read again is served from the server's copy while the registers it shows have not moved
@@ -29,9 +30,9 @@ beforeAll(async () => {
   ({ orgA, orgB, vehicule, driver, claimDriver, seededDrivers } = await t.seed(async (tx) => {
     const orgA = await createOrganization(tx, { title: 'Transports Alpha' });
     const orgB = await createOrganization(tx, { title: 'Bêta BTP' });
-    const a = await createUser(tx, { email: 'gestion@alpha.fr', roles: ['ADMIN'] });
+    const a = await createUser(tx, { email: 'gestion@alpha.fr' });
     const b = await createUser(tx, { email: 'gestion@beta.fr' });
-    await linkUser(tx, orgA.uuid, a.uuid);
+    await linkUser(tx, orgA.uuid, a.uuid, 'ADMIN');
     await linkUser(tx, orgB.uuid, b.uuid);
     const seeded = await createDrivers(tx, orgA.uuid, [
       { firstName: 'Élodie', lastName: 'Bernard' },
@@ -237,5 +238,31 @@ describe('cachedPage', () => {
     expect(s.state.reads).toBe(reads);
     await get(1);
     expect(s.state.reads).toBe(reads + 1);
+  });
+
+  it('reports its hits, misses and evictions to the metrics attached to its database, and its size', async () => {
+    const database = db();
+    const seen = { hit: 0, miss: 0, evicted: 0 };
+    const detach = attachObservations(database, {
+      ...observationsOf({}),
+      pageCache: (result) => void seen[result]++,
+      pageCacheEvicted: (count) => void (seen.evicted += count),
+    });
+    try {
+      const s = source({ version: '1', lastName: 'Bernard' });
+      const get = (i: number, fresh = false) => cached(database, { limit: 10, page: i }, fresh, s);
+      await get(0);
+      await get(0);
+      await get(0, true);
+      // More than 200 rows: never kept, so neither a hit nor a miss.
+      await cached(database, { limit: 250 }, false, s);
+      expect(seen).toEqual({ hit: 1, miss: 2, evicted: 0 });
+      expect(pageCacheSize(database)).toEqual({ entries: 1, bytes: 2 * 2048 });
+      for (let i = 1; i <= 2001; i++) await get(i);
+      expect(seen.evicted).toBe(2);
+      expect(pageCacheSize(database).entries).toBe(2000);
+    } finally {
+      detach();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { CHOICES_LIMIT } from '@flotte/contract';
 import type { Database } from '../db/client.js';
+import { observationsOf } from '../platform/metrics/observations.js';
 
 /**
  * Register pages already computed, each with the register version it was computed at
@@ -18,7 +19,13 @@ class PageCache {
   constructor(
     private readonly maxEntries: number,
     private readonly maxBytes: number,
+    /** Told how many pages went to stay within the bounds (the metrics). */
+    private readonly onEvicted: (count: number) => void,
   ) {}
+
+  get size() {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
 
   /** The page kept under `key`, now the most recently used. */
   get(key: string) {
@@ -34,10 +41,13 @@ class PageCache {
     this.remove(key);
     this.entries.set(key, { version, page, bytes });
     this.bytes += bytes;
+    let evicted = 0;
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
       this.remove(oldest);
+      evicted++;
     }
+    if (evicted > 0) this.onEvicted(evicted);
   }
 
   private remove(key: string) {
@@ -58,6 +68,11 @@ const MAX_ENTRIES = 2000;
 const MAX_BYTES = 64 * 1024 * 1024;
 const BYTES_PER_ROW = 2048;
 const caches = new WeakMap<Database, PageCache>();
+
+/** How many pages the database's cache holds and the memory counted for them (the metrics' gauges). */
+export function pageCacheSize(db: Database): { entries: number; bytes: number } {
+  return caches.get(db)?.size ?? { entries: 0, bytes: 0 };
+}
 
 /** Pages kept in a cache, with their JSON once serialized (null until then). */
 const sharedPages = new WeakMap<object, string | null>();
@@ -110,14 +125,19 @@ export type CachedPageSource<Result, Page> = {
 export async function cachedPage<Result, Page>(db: Database, source: CachedPageSource<Result, Page>): Promise<{ page: Page; version: string }> {
   let cache = caches.get(db);
   if (!cache) {
-    cache = new PageCache(MAX_ENTRIES, MAX_BYTES);
+    cache = new PageCache(MAX_ENTRIES, MAX_BYTES, (count) => observationsOf(db).pageCacheEvicted(count));
     caches.set(db, cache);
   }
   const kept = source.limit <= MAX_CACHED_LIMIT;
   const held = kept && !source.fresh ? cache.get(source.key) : undefined;
   // Identical requests arriving together are NOT merged into one read: a request sent after a
   // write has committed must see it, and a read started before that write would not.
-  if (held && (await source.version()) === held.version) return { page: held.page as Page, version: held.version };
+  if (held && (await source.version()) === held.version) {
+    observationsOf(db).pageCache('hit');
+    return { page: held.page as Page, version: held.version };
+  }
+  // A miss is a page the cache could have served: one too large to keep is neither.
+  if (kept) observationsOf(db).pageCache('miss');
   const result = await source.read();
   const page = source.build(result);
   if (kept) {

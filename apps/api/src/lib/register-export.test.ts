@@ -24,13 +24,13 @@ beforeAll(async () => {
     const alpha = await createOrganization(tx, { title: 'Transports Alpha' });
     const beta = await createOrganization(tx, { title: 'Bêta BTP' });
     const big = await createOrganization(tx, { title: 'Grand Compte' });
-    const a = await createUser(tx, { email: 'admin@alpha.fr', roles: ['ADMIN'] });
+    const a = await createUser(tx, { email: 'admin@alpha.fr' });
     const u = await createUser(tx, { email: 'user@alpha.fr' });
-    const b = await createUser(tx, { email: 'admin@beta.fr', roles: ['ADMIN'] });
+    const b = await createUser(tx, { email: 'admin@beta.fr' });
     await createUser(tx, { email: 'orphelin@exemple.fr' });
-    await linkUser(tx, alpha.uuid, a.uuid);
+    await linkUser(tx, alpha.uuid, a.uuid, 'ADMIN');
     await linkUser(tx, alpha.uuid, u.uuid);
-    await linkUser(tx, beta.uuid, b.uuid);
+    await linkUser(tx, beta.uuid, b.uuid, 'ADMIN');
     const [elodie, jerome] = await createDrivers(tx, alpha.uuid, [
       { firstName: 'Élodie', lastName: 'Écuyer', email: 'elodie@alpha.fr', phone: '+33612345678' },
       { firstName: 'Jérôme', lastName: 'Bernard', email: null, phone: '+442079460958' },

@@ -17,8 +17,8 @@ beforeAll(async () => {
   await t.seed(async (tx) => {
     for (const name of ['alpha', 'beta']) {
       const organization = await createOrganization(tx, { title: `Transports ${name}` });
-      const user = await createUser(tx, { email: `gestion@${name}.fr`, roles: ['ADMIN'] });
-      await linkUser(tx, organization.uuid, user.uuid);
+      const user = await createUser(tx, { email: `gestion@${name}.fr` });
+      await linkUser(tx, organization.uuid, user.uuid, 'ADMIN');
       await createDrivers(tx, organization.uuid, [{ firstName: 'Élodie', lastName: `Écuyer ${name}` }]);
     }
   });

@@ -1,4 +1,4 @@
-import { createHash, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
+import { createHash, createSecretKey, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -82,4 +82,11 @@ export function newRefreshToken(): { token: string; hash: string } {
 
 export function hashRefreshToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
+}
+
+/** The token's hash as stored, compared in constant time with the row found (defence in depth: the lookup is by hash; recovery and invitation links). */
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
 }

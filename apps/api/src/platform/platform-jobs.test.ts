@@ -15,6 +15,7 @@ import { createOrganization } from '../seed/factories.js';
 import { queueMail } from './mail/outbox.js';
 import { SENT_MAIL_KEPT_DAYS } from './platform-jobs.js';
 import { stage } from './storage/files.js';
+import { until } from '../../test/until.js';
 
 /**
  * The platform's services wired together by buildApp (decisions 018, 019, 021): an e-mail queued
@@ -48,13 +49,6 @@ const env = (worker: boolean) => ({
   JOBS_POLL_INTERVAL_SECONDS: '0.5',
 });
 
-async function until(condition: () => boolean, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition never met');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const exitNotice = (immatriculation: string, date = '2026-03-12') => ({
   organizationTitle: 'Transports Alpha',
@@ -97,6 +91,11 @@ describe('the platform services in the app', () => {
       const ready = await app.inject({ method: 'GET', url: '/api/ready' });
       expect(ready.statusCode).toBe(200);
       expect(await app.jobs.schedules()).toEqual([
+        // Prevention alerts (decision 037): every organization evaluated each morning, then the brokers' digest.
+        { name: 'alerts.daily', cron: '30 7 * * *' },
+        { name: 'alerts.digest', cron: '0 8 * * *' },
+        // Billing (decision 044): each subscription's quantity reported from the fleet's active vehicles.
+        { name: 'billing.usage', cron: '15 4 * * *' },
         // The document management's nightly purge of its 30-day trash (modules/documents, issue 14).
         // Each morning, the documents to renew are raised for the alerts and e-mailed to the administrators (issue 14).
         { name: 'documents.expiry-notices', cron: '0 7 * * *' },

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Database } from '../db/client.js';
 import type { WriteTx } from '../db/scope.js';
+import type { BillingProvider } from './billing/billing.js';
+import { reportFleetUsage } from './billing/usage.js';
 import { defineJob, type JobKind, type Send } from './jobs/define-job.js';
 import type { Mailer } from './mail/mailer.js';
 import { deliverDueMessages, purgeSentMail, queueMail, type QueueMailInput } from './mail/outbox.js';
@@ -14,14 +16,15 @@ export const SENT_MAIL_KEPT_DAYS = 90;
 
 type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 
-export type PlatformJobsDeps = { db: Database; mailer: Mailer; storage: ObjectStorage; logger: Logger };
+export type PlatformJobsDeps = { db: Database; mailer: Mailer; storage: ObjectStorage; logger: Logger; billing?: BillingProvider };
 
 /**
  * The platform's own background work, on the job queue (decisions 018, 019, 021): the outbox's
  * delivery every minute (and at once when a message is queued, see MailService), the purge of
- * old sent messages and the cleanup of temporary files, each once a night (Paris time).
+ * old sent messages and the cleanup of temporary files, each once a night (Paris time); the
+ * subscriptions' quantity reported from the fleets' active vehicles every morning (decision 044).
  */
-export function platformJobs({ db, mailer, storage, logger }: PlatformJobsDeps) {
+export function platformJobs({ db, mailer, storage, logger, billing }: PlatformJobsDeps) {
   const mailDelivery = defineJob({
     name: 'mail.deliver',
     tenant: false,
@@ -56,7 +59,25 @@ export function platformJobs({ db, mailer, storage, logger }: PlatformJobsDeps) 
       logger.info({ ...report }, 'fichiers temporaires : nettoyage');
     },
   });
-  return { mailDelivery, mailPurge, storageCleanup, all: [mailDelivery, mailPurge, storageCleanup] as JobKind<unknown>[] };
+  const billingUsage = defineJob({
+    name: 'billing.usage',
+    tenant: false,
+    payload: z.object({}),
+    schedule: '15 4 * * *',
+    timeoutSeconds: 1_800,
+    handler: async () => {
+      if (!billing) return;
+      const report = await reportFleetUsage(db, billing, logger);
+      if (report.updated + report.failed > 0) logger.info({ ...report }, 'facturation : véhicules actifs transmis');
+    },
+  });
+  return {
+    mailDelivery,
+    mailPurge,
+    storageCleanup,
+    billingUsage,
+    all: [mailDelivery, mailPurge, storageCleanup, billingUsage] as JobKind<unknown>[],
+  };
 }
 
 /** What services use to send an e-mail: in their transaction, delivered by a job (decision 018). */

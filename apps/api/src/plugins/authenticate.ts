@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { actingRole, runAsActor } from '../db/actor.js';
 import { UnauthorizedError } from '../errors.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import type { ContextCache } from '../lib/context-cache.js';
@@ -36,6 +37,14 @@ export const authenticatePlugin = fp<{ tokens: AccessTokens; contexts: ContextCa
         : await loadContext(app.db, subject);
       if (!ctx) throw new UnauthorizedError('Session expirée ou jeton invalide');
       request.ctx = ctx;
+    });
+    // Everything the handler of an authenticated request runs writes as its caller: the write
+    // transactions name them to PostgreSQL for the activity log (db/actor.ts, decision 041).
+    // Registered here, at the root, so every route's handler runs inside it; the handler is called
+    // from `done`, so the actor follows all its work.
+    app.addHook('preHandler', (request, _reply, done) => {
+      if (request.ctx) runAsActor({ userUuid: request.ctx.userUuid, role: actingRole(request.ctx.roles) }, done);
+      else done();
     });
     // A write may change someone's roles, links or current organization (a login too may set the
     // current one): forget every context before answering a successful write, so that the next

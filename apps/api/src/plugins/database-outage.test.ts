@@ -38,8 +38,8 @@ async function appThroughProxy(statementTimeoutMs?: number) {
   const t = await createTestApp({ LOG_LEVEL: 'warn' }, { throughPort: proxy.port, statementTimeoutMs }, stream);
   await t.seed(async (tx) => {
     const organization = await createOrganization(tx, { title: 'Transports Coupure' });
-    const user = await createUser(tx, { email: 'gestion@coupure.fr', roles: ['ADMIN'] });
-    await linkUser(tx, organization.uuid, user.uuid);
+    const user = await createUser(tx, { email: 'gestion@coupure.fr' });
+    await linkUser(tx, organization.uuid, user.uuid, 'ADMIN');
     await createDrivers(tx, organization.uuid, [{ lastName: 'Martin' }]);
   });
   const token = await t.login('gestion@coupure.fr');
@@ -70,7 +70,8 @@ function expectUnavailable(response: LightMyRequestResponse) {
   expect(response.statusCode).toBe(503);
   expect(response.headers['retry-after']).toBe('5');
   expect(response.headers['content-type']).toMatch(/^application\/json/);
-  expect(response.json()).toEqual(UNAVAILABLE);
+  // With the request's reference (decision 046).
+  expect(response.json()).toEqual({ ...UNAVAILABLE, requestId: response.headers['x-request-id'] });
 }
 
 /** Polls until `request` answers 200; returns how long that took. */
@@ -117,6 +118,7 @@ describe.runIf(testDb.kind === 'postgres')('PostgreSQL cut under the app (stoppe
       error: 'Service Unavailable',
       message: "Le service n'est pas prêt : une ressource dont il dépend ne répond pas.",
       details: [{ path: 'database', message: 'ne répond pas' }],
+      requestId: ready.headers['x-request-id'],
     });
     // Said at warn with the route, never as an unhandled error.
     const warnings = lines.filter((line) => line.msg === 'database unavailable: 503');

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Fasti
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { databaseTroubleOf } from '../db/availability.js';
 import { AppError, DATABASE_UNAVAILABLE_MESSAGE, HTTP_ERROR_NAMES, OVERLOADED_MESSAGE, ServiceUnavailableError } from '../errors.js';
+import { logAnswerWithoutHooks, newRequestId, REQUEST_ID_HEADER } from './request-log.js';
 
 type Detail = { path: string; message: string };
 
@@ -13,6 +14,16 @@ export function envelope(statusCode: number, message: string, details?: Detail[]
     message,
     ...(details && details.length > 0 ? { details } : {}),
   };
+}
+
+/**
+ * The envelope of an answer to a request: a 5xx also carries the request's id, the « Référence »
+ * the web app shows and a user quotes to support, which finds the request's log lines by it
+ * (plugins/request-log.ts, decision 046). A refusal (4xx) says itself what to change: no reference.
+ */
+function answer(request: FastifyRequest, reply: FastifyReply, statusCode: number, message: string, details?: Detail[]) {
+  const body = envelope(statusCode, message, details);
+  return reply.status(statusCode).send(statusCode >= 500 ? { ...body, requestId: request.id } : body);
 }
 
 // Fastify's own 4xx (bad JSON, wrong content type, body too large) come with English texts.
@@ -45,8 +56,10 @@ export function frameworkErrorHandler(headersFor: HeadersFor): NonNullable<Fasti
     const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
     void reply
       .headers(headersFor(request.url))
+      .header(REQUEST_ID_HEADER, request.id)
       .status(status)
       .send(envelope(status, FRAMEWORK_MESSAGES[error.code] ?? 'Requête invalide.'));
+    logAnswerWithoutHooks(request, reply);
   };
 }
 
@@ -65,17 +78,21 @@ export function clientErrorHandler(headersFor: HeadersFor) {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const body = JSON.stringify(envelope(status, CLIENT_ERROR_MESSAGES[status]!));
-    this.log.debug({ err: error }, 'client error');
+    // No request exists: an id of its own all the same, so that every answer has one.
+    const requestId = newRequestId();
+    this.log.debug({ reqId: requestId, err: error }, 'client error');
     // As Node itself: no answer written over one already under way on this connection.
     const underWay = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
     if (socket.writable && !underWay) {
       socket.write(
-        `HTTP/1.1 ${status} ${HTTP_ERROR_NAMES[status]}\r\n${fixed}content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} ${HTTP_ERROR_NAMES[status]}\r\n${fixed}${REQUEST_ID_HEADER}: ${requestId}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
       );
     }
     socket.destroy(error);
   };
 }
+
+const INTERNAL_ERROR_MESSAGE = 'Une erreur interne est survenue. Veuillez réessayer.';
 
 /** Seconds a client is asked to wait after a 503: a saturated database clears faster than a lost one returns. */
 const RETRY_AFTER_SECONDS = { overloaded: 2, unavailable: 5 } as const;
@@ -92,11 +109,11 @@ export function registerErrorHandlers(app: FastifyInstance) {
       const message = first
         ? `Données invalides${first.path ? ` (${first.path})` : ''} : ${first.message}`
         : 'Données invalides';
-      return reply.status(400).send(envelope(400, message, details));
+      return answer(request, reply, 400, message, details);
     }
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
-      return reply.status(err.statusCode).send(envelope(err.statusCode, err.message, err.details));
+      return answer(request, reply, err.statusCode, err.message, err.details);
     }
     const trouble = databaseTroubleOf(err);
     if (trouble) {
@@ -109,26 +126,26 @@ export function registerErrorHandlers(app: FastifyInstance) {
         trouble.kind === 'overloaded' ? OVERLOADED_MESSAGE : DATABASE_UNAVAILABLE_MESSAGE,
       );
       reply.headers(unavailable.headers!);
-      return reply.status(503).send(envelope(503, unavailable.message));
+      return answer(request, reply, 503, unavailable.message);
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err, issues: err.cause.issues }, 'response does not match its schema');
-      return reply.status(500).send(envelope(500, 'Une erreur interne est survenue. Veuillez réessayer.'));
+      return answer(request, reply, 500, INTERNAL_ERROR_MESSAGE);
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
-        return reply.status(400).send(envelope(400, 'Le corps de la requête n’est pas un JSON valide.'));
+        return answer(request, reply, 400, 'Le corps de la requête n’est pas un JSON valide.');
       }
       const message = (err.code && FRAMEWORK_MESSAGES[err.code]) ?? 'Requête invalide.';
-      if (status === 429 && err.message) return reply.status(429).send(envelope(429, err.message));
-      return reply.status(status).send(envelope(status, message));
+      if (status === 429 && err.message) return answer(request, reply, 429, err.message);
+      return answer(request, reply, status, message);
     }
     request.log.error({ err }, 'unhandled error');
-    return reply.status(500).send(envelope(500, 'Une erreur interne est survenue. Veuillez réessayer.'));
+    return answer(request, reply, 500, INTERNAL_ERROR_MESSAGE);
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(envelope(404, `Route ${request.method} ${request.url.split('?')[0]} introuvable`));
+    void answer(request, reply, 404, `Route ${request.method} ${request.url.split('?')[0]} introuvable`);
   });
 }

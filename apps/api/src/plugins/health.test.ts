@@ -109,6 +109,7 @@ describe('readiness checks given to buildApp (a storage bucket, say)', () => {
           { path: 'thrown', message: 'ne répond pas' },
           { path: 'slow', message: 'aucune réponse en 2.5 s' },
         ],
+        requestId: response.headers['x-request-id'],
       });
       // Liveness says nothing about the checks.
       expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);

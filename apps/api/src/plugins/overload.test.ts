@@ -30,8 +30,8 @@ async function organizationApp(databaseOptions: { maxWaitMs?: number; statementT
     const result: Record<string, string> = {};
     for (const name of ['Géant', 'Petite', 'Moyenne']) {
       const organization = await createOrganization(tx, { title: name });
-      const user = await createUser(tx, { email: `gestion@${name.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '')}.fr`, roles: ['ADMIN'] });
-      await linkUser(tx, organization.uuid, user.uuid);
+      const user = await createUser(tx, { email: `gestion@${name.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '')}.fr` });
+      await linkUser(tx, organization.uuid, user.uuid, 'ADMIN');
       await createDrivers(tx, organization.uuid, [{ lastName: `Conducteur ${name}` }]);
       result[name] = organization.uuid;
     }
@@ -87,6 +87,7 @@ describe('a database that has no turn free in time', () => {
       statusCode: 503,
       error: 'Service Unavailable',
       message: 'Le service est très sollicité en ce moment : réessayez dans quelques secondes.',
+      requestId: response.headers['x-request-id'],
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     const warning = lines.find((line) => line.msg === 'database overloaded: 503');

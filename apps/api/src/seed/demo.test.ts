@@ -24,7 +24,7 @@ describe('demo seed', () => {
     const me = async (email: string) => {
       const token = await t.login(email, 'Demo1234!');
       const links = await t.as(token, { method: 'GET', url: '/api/organization-user?limit=100' });
-      return { user: (await t.as(token, { method: 'GET', url: '/api/auth/me' })).json(), links: links.json().data.map((l: { organization: { title: string } }) => l.organization.title).sort() };
+      return { token, user: (await t.as(token, { method: 'GET', url: '/api/auth/me' })).json(), links: links.json().data.map((l: { organization: { title: string } }) => l.organization.title).sort() };
     };
     const superadmin = await me('superadmin@demo.fr');
     expect(superadmin.user).toMatchObject({ roles: ['SUPERADMIN'], currentEnvironmentUser: { environment: { title: 'Cabinet Démo Courtage' } } });
@@ -46,9 +46,45 @@ describe('demo seed', () => {
     const user2 = await me('user2@demo.fr');
     expect(user2.user).toMatchObject({ roles: ['USER'], firstName: 'Sophie', lastName: 'Lambert', cguAcceptedVersion: CGU_VERSION });
     expect(user2.links).toEqual(['BTP Durand']);
+    const securite = await me('securite@demo.fr');
+    expect(securite.user).toMatchObject({ roles: ['USER'], firstName: 'Hugo', lastName: 'Garnier' });
+    expect(securite.links).toEqual(['Transports Martin']);
+    expect((await t.as(securite.token, { method: 'GET', url: '/api/auth/totp' })).json()).toMatchObject({ enabled: false, required: false });
 
     const root = await me('root@demo.fr');
     expect(root.user.roles).toEqual(['ROOT']);
+
+    // The second broker and its client, owned by e2e/superadmin-settings.e2e.ts.
+    const broker = await me('courtier@demo.fr');
+    expect(broker.user).toMatchObject({ roles: ['SUPERADMIN'], currentEnvironmentUser: { environment: { title: 'Cabinet Réglages' } } });
+    expect(broker.links).toEqual(['Garage Réglages']);
+    const client = await me('client@demo.fr');
+    expect(client.user).toMatchObject({ roles: ['USER'], firstName: 'Inès', lastName: 'Moulin' });
+    expect(client.links).toEqual(['Garage Réglages']);
+    expect(client.user.currentOrganizationUser.organization.environment.title).toBe('Cabinet Réglages');
+    // Outside any environment, it pays for itself: no plan yet, its administrator may choose one.
+    const billing = await me('facturation@demo.fr');
+    expect(billing.user.roles).toEqual(['ADMIN']);
+    expect(billing.links).toEqual(['Garage Lemoine']);
+    expect(billing.user.currentOrganizationUser.organization.environment).toBeNull();
+    expect((await t.as(billing.token, { method: 'GET', url: '/api/stripe/current-plan' })).json()).toMatchObject({ source: 'none', canPay: true, features: [] });
+  });
+
+  it('gives each organization its administrators (a role per organization) and BTP Durand a pending invitation', async () => {
+    const token = await t.login('admin2@demo.fr', 'Demo1234!');
+    const durand = (await t.as(token, { method: 'GET', url: '/api/auth/me' })).json().currentOrganizationUser.organization;
+    expect(durand.title).toBe('BTP Durand');
+    const members = (await t.as(token, { method: 'GET', url: `/api/organization-user?organization=${durand.uuid}` })).json();
+    expect(members.data.map((l: { user: { email: string }; role: string }) => `${l.user.email} ${l.role}`).sort()).toEqual([
+      'admin2@demo.fr ADMIN',
+      'admin@demo.fr ADMIN',
+      'user2@demo.fr USER',
+    ]);
+    const invitations = (await t.as(token, { method: 'GET', url: '/api/organization-invitation' })).json();
+    expect(invitations.data).toEqual([expect.objectContaining({ email: 'nadia.benali@demo.fr', role: 'USER', invitedBy: { firstName: 'Marc', lastName: 'Durand' } })]);
+    // A plain member sees the members, not the invitations.
+    const member = await t.login('user2@demo.fr', 'Demo1234!');
+    expect((await t.as(member, { method: 'GET', url: '/api/organization-invitation' })).statusCode).toBe(403);
   });
 
   it('gives Transports Martin a three-year fleet, drivers and claims, and BTP Durand a smaller one', async () => {
@@ -123,5 +159,14 @@ describe('demo seed', () => {
     expect(durandContract).toMatchObject({ insurer: 'MMA Entreprise' });
     expect(durandContract.startDate <= todayIso() && todayIso() < durandContract.renewalDate).toBe(true);
     expect((await t.as(durand, { method: 'GET', url: '/api/insurance-intermediary/current' })).json()).toMatchObject({ productionEmail: 'production@cabinet-demo-courtage.fr' });
+  });
+
+  it('gives the demo prevention alerts: the broker’s winter message and automatic ones raised from the data, all unread', async () => {
+    const user = await t.login('user@demo.fr', 'Demo1234!');
+    const alerts = (await t.as(user, { method: 'GET', url: '/api/alert?limit=100' })).json<{ data: { source: string; title: string; read: boolean; rule: string | null }[] }>().data;
+    expect(alerts.filter((a) => a.source === 'written').map((a) => a.title)).toEqual(['Hiver : préparez vos véhicules']);
+    expect(alerts.filter((a) => a.source === 'automatic').length).toBeGreaterThan(0);
+    expect(alerts.every((a) => !a.read)).toBe(true);
+    expect((await t.as(user, { method: 'GET', url: '/api/alert/unread-count' })).json().count).toBe(alerts.length);
   });
 });

@@ -1,14 +1,17 @@
+import { seedDemoSurvey } from './demo-surveys.js';
 import { count, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { withSystem } from '../db/scope.js';
 import { users } from '../db/schema/users.js';
 import { ensureCurrentScope } from '../modules/users/users.service.js';
+import { seedAutomaticAlerts, seedWrittenAlert } from './demo-alerts.js';
 import { DURAND_PLAN, MARTIN_PLAN, seedFleet } from './demo-fleet.js';
 import { DURAND_PERIODS, MARTIN_PERIODS, seedPeriods } from './demo-periods.js';
 import {
   attachToEnvironment,
   createEnvironment,
   createInsuranceContract,
+  createInvitation,
   createInsuranceIntermediary,
   createOrganization,
   createUser,
@@ -21,7 +24,12 @@ export const DEMO_ACCOUNTS = [
   { email: 'user@demo.fr', label: 'Utilisateur — Transports Martin' },
   { email: 'admin2@demo.fr', label: 'Administrateur — BTP Durand' },
   { email: 'user2@demo.fr', label: 'Utilisateur — BTP Durand' },
+  { email: 'user3@demo.fr', label: 'Utilisateur — Transports Martin (parcours « Paramètres compte »)' },
+  { email: 'securite@demo.fr', label: 'Utilisateur — Transports Martin (double authentification désactivée, à essayer)' },
   { email: 'root@demo.fr', label: 'Root — opérateur de la plateforme' },
+  { email: 'courtier@demo.fr', label: 'Superadmin du Cabinet Réglages (parcours « Paramètres » superadmin)' },
+  { email: 'client@demo.fr', label: 'Utilisateur — Garage Réglages, client du Cabinet Réglages' },
+  { email: 'facturation@demo.fr', label: 'Administrateur — Garage Lemoine, hors espace (offres et paiement)' },
 ] as const;
 
 /**
@@ -49,8 +57,9 @@ export async function seedDemo(db: Database, password: string) {
       refererEmail: 'contact@cabinet-demo-courtage.fr',
       bookingUrl: 'https://rendez-vous.cabinet-demo-courtage.fr/visio-30-minutes',
       tiers: [
-        { title: 'Lancement', startAt: new Date('2024-01-01T00:00:00Z') },
-        { title: 'Croissance', startAt: new Date('2025-01-01T00:00:00Z') },
+        // Midnight in Paris; prices per vehicle per month, excluding VAT (decision 043).
+        { title: 'Lancement', startAt: new Date('2023-12-31T23:00:00Z'), priceCents: 1500, includedOrganizations: 3, freeOrganizations: 1 },
+        { title: 'Croissance', startAt: new Date('2024-12-31T23:00:00Z'), priceCents: 1200, includedOrganizations: 10, freeOrganizations: 2 },
       ],
     });
     const martin = await createOrganization(tx, { title: 'Transports Martin', environmentUuid: environment.uuid });
@@ -69,29 +78,75 @@ export async function seedDemo(db: Database, password: string) {
     // A broker works inside its clients' organizations: it starts in the first one.
     await linkUser(tx, martin.uuid, superadmin.uuid);
 
-    const admin = await createUser(tx, { email: 'admin@demo.fr', password, firstName: 'Julien', lastName: 'Martin', roles: ['ADMIN'], phone: '+33687654321' });
-    await linkUser(tx, martin.uuid, admin.uuid);
-    await linkUser(tx, durand.uuid, admin.uuid);
+    const admin = await createUser(tx, { email: 'admin@demo.fr', password, firstName: 'Julien', lastName: 'Martin', phone: '+33687654321' });
+    await linkUser(tx, martin.uuid, admin.uuid, 'ADMIN');
+    await linkUser(tx, durand.uuid, admin.uuid, 'ADMIN');
 
     const user = await createUser(tx, { email: 'user@demo.fr', password, firstName: 'Claire', lastName: 'Petit', roles: ['USER'], phone: '+33611223344' });
     await linkUser(tx, martin.uuid, user.uuid);
 
-    const admin2 = await createUser(tx, { email: 'admin2@demo.fr', password, firstName: 'Marc', lastName: 'Durand', roles: ['ADMIN'] });
-    await linkUser(tx, durand.uuid, admin2.uuid);
+    const admin2 = await createUser(tx, { email: 'admin2@demo.fr', password, firstName: 'Marc', lastName: 'Durand' });
+    await linkUser(tx, durand.uuid, admin2.uuid, 'ADMIN');
+    // A colleague Marc Durand invited, who has not answered yet (« Membres » in /parameters, where both demo administrators land).
+    await createInvitation(tx, { organizationUuid: durand.uuid, email: 'nadia.benali@demo.fr', role: 'USER', invitedByUuid: admin2.uuid });
 
     const user2 = await createUser(tx, { email: 'user2@demo.fr', password, firstName: 'Sophie', lastName: 'Lambert', roles: ['USER'] });
     await linkUser(tx, durand.uuid, user2.uuid);
 
+    // The account page's e2e changes this one (names, photo, e-mail, sessions): no other file uses it.
+    const user3 = await createUser(tx, { email: 'user3@demo.fr', password, firstName: 'Julien', lastName: 'Roux', roles: ['USER'] });
+    await linkUser(tx, martin.uuid, user3.uuid);
+    // Two-factor sign-in off, to try it on /account (its e2e owns this account).
+    const securite = await createUser(tx, { email: 'securite@demo.fr', password, firstName: 'Hugo', lastName: 'Garnier', roles: ['USER'] });
+    await linkUser(tx, martin.uuid, securite.uuid);
+
     await createUser(tx, { email: 'root@demo.fr', password, firstName: 'Alex', lastName: 'Moreau', roles: ['ROOT'] });
+
+    // A second broker with one client, for /superadmin/settings: its e2e changes the environment,
+    // the broker's card and its digest choice, which no other e2e file reads.
+    const settingsEnvironment = await createEnvironment(tx, {
+      title: 'Cabinet Réglages',
+      refererEmail: 'contact@cabinet-reglages.fr',
+      bookingUrl: 'https://rendez-vous.cabinet-reglages.fr/visio',
+    });
+    const garage = await createOrganization(tx, { title: 'Garage Réglages', environmentUuid: settingsEnvironment.uuid });
+    const broker = await createUser(tx, {
+      email: 'courtier@demo.fr',
+      password,
+      firstName: 'Bruno',
+      lastName: 'Carré',
+      roles: ['SUPERADMIN'],
+      description: 'Courtier flottes au Cabinet Réglages.',
+      phone: '+33698765432',
+    });
+    await attachToEnvironment(tx, settingsEnvironment.uuid, broker.uuid);
+    await linkUser(tx, garage.uuid, broker.uuid);
+    const client = await createUser(tx, { email: 'client@demo.fr', password, firstName: 'Inès', lastName: 'Moulin', roles: ['USER'] });
+    await linkUser(tx, garage.uuid, client.uuid);
+    // An organization outside any environment: it pays for itself (issue 17, decision 044; its e2e owns this account).
+    const lemoine = await createOrganization(tx, { title: 'Garage Lemoine' });
+    const billing = await createUser(tx, { email: 'facturation@demo.fr', password, firstName: 'Nathalie', lastName: 'Lemoine' });
+    await linkUser(tx, lemoine.uuid, billing.uuid, 'ADMIN');
 
     await seedFleet(tx, martin.uuid, MARTIN_PLAN);
     await seedFleet(tx, durand.uuid, DURAND_PLAN);
     const martinPeriods = await seedPeriods(tx, martin.uuid, MARTIN_PERIODS);
     const durandPeriods = await seedPeriods(tx, durand.uuid, DURAND_PERIODS);
     await seedInsurance(tx, { uuid: martin.uuid, periods: martinPeriods }, { uuid: durand.uuid, periods: durandPeriods });
-    return [superadmin.uuid, admin.uuid, user.uuid, admin2.uuid, user2.uuid];
+    await seedDemoSurvey(tx, environment.uuid, superadmin.uuid, [
+      { organization: { uuid: martin.uuid, title: 'Transports Martin' }, email: 'admin@demo.fr' },
+      { organization: { uuid: durand.uuid, title: 'BTP Durand' }, email: 'admin2@demo.fr' },
+      { organization: { uuid: martin.uuid, title: 'Transports Martin' }, email: 'user@demo.fr' },
+      { organization: { uuid: durand.uuid, title: 'BTP Durand' }, email: 'user2@demo.fr' },
+    ]);
+    await seedWrittenAlert(tx, environment.uuid, superadmin.uuid, [martin.uuid, durand.uuid]);
+    return {
+      users: [superadmin.uuid, admin.uuid, user.uuid, admin2.uuid, user2.uuid, user3.uuid, securite.uuid, broker.uuid, client.uuid, billing.uuid],
+      organizations: [martin.uuid, durand.uuid],
+    };
   });
-  for (const uuid of emails) await ensureCurrentScope(db, uuid);
+  for (const uuid of emails.users) await ensureCurrentScope(db, uuid);
+  await seedAutomaticAlerts(db, emails.organizations);
 }
 
 type SeededOrganization = { uuid: string; periods: { startDate: string; endDate: string; cashReceivedCents: number }[] };

@@ -1,13 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { CGU_VERSION, normalizePlate, type Role } from '@flotte/contract';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { CGU_VERSION, INVITATION_LINK_DAYS, type MemberRole, normalizePlate, type Role } from '@flotte/contract';
 import { eq } from 'drizzle-orm';
 import type { WriteTx } from '../db/scope.js';
+import { billingSubscriptions } from '../db/schema/billing.js';
 import { drivers } from '../db/schema/drivers.js';
 import { insuranceContractGuarantees, insuranceContracts, insuranceIntermediaries } from '../db/schema/insurance.js';
 import { guarantees, sinisters } from '../db/schema/sinisters.js';
+import { organizationInvitations } from '../db/schema/organizations.js';
 import { users } from '../db/schema/users.js';
 import { vehicules } from '../db/schema/vehicules.js';
 import { hashPassword } from '../lib/passwords.js';
+import { hashRefreshToken } from '../lib/tokens.js';
 import * as environmentsService from '../modules/environments/environments.service.js';
 import * as organizationsService from '../modules/organizations/organizations.service.js';
 
@@ -33,7 +36,8 @@ export type UserInput = {
   password?: string;
   firstName?: string;
   lastName?: string;
-  roles?: Role[];
+  /** Global roles only: ADMIN is a member's role in one organization (linkUser's role, decision 034). */
+  roles?: Exclude<Role, 'ADMIN'>[];
   description?: string | null;
   phone?: string | null;
   avatarUrl?: string | null;
@@ -64,7 +68,7 @@ export async function createUser(tx: WriteTx, input: UserInput = {}) {
 
 export async function createEnvironment(
   tx: WriteTx,
-  input: { title?: string; bookingUrl?: string | null; refererEmail?: string | null; tiers?: { title: string; startAt: Date }[] } = {},
+  input: { title?: string; bookingUrl?: string | null; refererEmail?: string | null; tiers?: { title: string; startAt: Date; priceCents?: number; includedOrganizations?: number; freeOrganizations?: number }[] } = {},
 ) {
   const uuid = await environmentsService.createEnvironmentRecord(tx, {
     title: input.title ?? `Cabinet ${randomUUID().slice(0, 6)}`,
@@ -83,13 +87,54 @@ export async function createOrganization(tx: WriteTx, input: { title?: string; e
   return { uuid };
 }
 
-export async function linkUser(tx: WriteTx, organizationUuid: string, userUuid: string) {
-  const uuid = await organizationsService.addMember(tx, organizationUuid, userUuid);
+/**
+ * A live subscription of an organization outside any environment (decision 044), as the embedded
+ * provider leaves it once paid: 'pro' unlocks the document management and the alerts, 'essentiel'
+ * the document management.
+ */
+export async function subscribeToPlan(tx: WriteTx, organizationUuid: string, planId: 'essentiel' | 'pro' = 'pro') {
+  const now = new Date();
+  await tx.insert(billingSubscriptions).values({
+    organizationUuid,
+    provider: 'embedded',
+    subscriptionId: `sub_seed_${randomUUID()}`,
+    planId,
+    interval: 'month',
+    status: 'active',
+    quantity: 1,
+    currentPeriodStart: now,
+    currentPeriodEnd: new Date(now.getTime() + 30 * 86_400_000),
+    eventAt: Math.floor(now.getTime() / 1000),
+  });
+}
+
+export async function linkUser(tx: WriteTx, organizationUuid: string, userUuid: string, role: MemberRole = 'USER') {
+  const uuid = await organizationsService.addMember(tx, organizationUuid, userUuid, role);
   return { uuid: uuid! };
 }
 
 export async function attachToEnvironment(tx: WriteTx, environmentUuid: string, userUuid: string) {
   return { uuid: await environmentsService.attachUser(tx, environmentUuid, userUuid) };
+}
+
+/** A pending invitation (decision 034) and the token of its link; valid 7 days unless `expiresAt` says. */
+export async function createInvitation(
+  tx: WriteTx,
+  input: { organizationUuid: string; email: string; role?: MemberRole; invitedByUuid?: string | null; expiresAt?: Date },
+) {
+  const token = randomBytes(32).toString('base64url');
+  const [row] = await tx
+    .insert(organizationInvitations)
+    .values({
+      organizationUuid: input.organizationUuid,
+      email: input.email.toLowerCase(),
+      role: input.role ?? 'USER',
+      tokenHash: hashRefreshToken(token),
+      invitedByUuid: input.invitedByUuid ?? null,
+      expiresAt: input.expiresAt ?? new Date(Date.now() + INVITATION_LINK_DAYS * 86_400_000),
+    })
+    .returning({ uuid: organizationInvitations.uuid });
+  return { uuid: row!.uuid, token };
 }
 
 /** Fleet registers. These insert in bulk inside the caller's transaction (system scope). */

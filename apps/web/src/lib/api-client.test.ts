@@ -49,6 +49,26 @@ describe('api client', () => {
     });
   });
 
+  it('keeps the request id of a server error: from its body, else from its X-Request-Id header', async () => {
+    mockFetch([
+      { method: 'POST', path: '/api/driver', status: 500, body: apiErrorBody(500, 'Une erreur interne est survenue. Veuillez réessayer.', undefined, 'hT3x_9Qa-Lm2Zp0w'), headers: { 'x-request-id': 'hT3x_9Qa-Lm2Zp0w' } },
+      { path: '/api/driver', status: 502, body: '<html>Bad Gateway</html>', headers: { 'x-request-id': 'proxy-7f3e9a1c' } },
+      { path: '/api/vehicule', status: 400, body: apiErrorBody(400, 'Données invalides'), headers: { 'x-request-id': 'Zx81-kd_Q0aPw7Lr' } },
+    ]);
+    const failed = await api('/api/driver', { method: 'POST', body: {} }).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ status: 500, requestId: 'hT3x_9Qa-Lm2Zp0w', message: 'Une erreur interne est survenue. Veuillez réessayer. Référence : hT3x_9Qa-Lm2Zp0w' });
+    const gateway = await api('/api/driver').catch((e: unknown) => e);
+    expect(gateway).toMatchObject({ status: 502, requestId: 'proxy-7f3e9a1c', message: 'Une erreur est survenue (code 502). Veuillez réessayer. Référence : proxy-7f3e9a1c' });
+    // A refusal says what to change, without a reference.
+    const refused = await api('/api/vehicule').catch((e: unknown) => e);
+    expect((refused as ApiError).message).toBe('Données invalides');
+  });
+
+  it('reads an envelope with a request id as the API\'s own, and refuses one whose id is not a string', () => {
+    expect(isErrorEnvelope({ statusCode: 500, error: 'Internal Server Error', message: 'Erreur', requestId: 'hT3x_9Qa-Lm2Zp0w' })).toBe(true);
+    expect(isErrorEnvelope({ statusCode: 500, error: 'Internal Server Error', message: 'Erreur', requestId: 42 })).toBe(false);
+  });
+
   it('says so in French when the server cannot be reached', async () => {
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
     const error = await api('/api/auth/me').catch((e: unknown) => e);

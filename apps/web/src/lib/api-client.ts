@@ -64,6 +64,7 @@ export function isErrorEnvelope(body: unknown): body is ErrorEnvelope {
     Number.isInteger(body.statusCode) &&
     typeof body.error === 'string' &&
     typeof body.message === 'string' &&
+    (body.requestId === undefined || typeof body.requestId === 'string') &&
     (body.details === undefined ||
       (Array.isArray(body.details) && body.details.every((d) => isRecord(d) && typeof d.path === 'string' && typeof d.message === 'string')))
   );
@@ -77,12 +78,14 @@ function isRefreshResponse(body: unknown): body is RefreshResponse {
 export async function toApiError(res: Response): Promise<ApiError> {
   const body: unknown = await res.json().catch(() => null);
   const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
+  // The body's id, else the header's (a 5xx whose body is not the API's own, a proxy's say).
+  const headerId = res.headers.get('x-request-id');
   if (isErrorEnvelope(body)) {
-    const { statusCode, error, message, details = [] } = body;
-    return new ApiError(statusCode, message, error, details.map(({ path, message: text }) => ({ path, message: text })), retryAfter);
+    const { statusCode, error, message, details = [], requestId } = body;
+    return new ApiError(statusCode, message, error, details.map(({ path, message: text }) => ({ path, message: text })), retryAfter, requestId ?? headerId);
   }
   const message = res.status === 503 ? UNAVAILABLE : `Une erreur est survenue (code ${res.status}). Veuillez réessayer.`;
-  return new ApiError(res.status, message, res.statusText, [], retryAfter);
+  return new ApiError(res.status, message, res.statusText, [], retryAfter, headerId);
 }
 
 let refreshing: Promise<boolean> | null = null;

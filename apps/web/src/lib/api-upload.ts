@@ -19,7 +19,9 @@ export type UploadOptions = {
   signal?: AbortSignal;
 };
 
-function send(path: string, files: readonly File[], { field, onProgress, signal }: UploadOptions): Promise<{ status: number; body: unknown }> {
+type Answer = { status: number; body: unknown; requestId: string | null };
+
+function send(path: string, files: readonly File[], { field, onProgress, signal }: UploadOptions): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
@@ -38,7 +40,7 @@ function send(path: string, files: readonly File[], { field, onProgress, signal 
       } catch {
         body = null;
       }
-      resolve({ status: xhr.status, body });
+      resolve({ status: xhr.status, body, requestId: xhr.getResponseHeader('x-request-id') });
     };
     xhr.onerror = () => reject(new ApiError(0, UPLOAD_FAILED, 'Network Error'));
     xhr.onabort = () => reject(new DOMException('Envoi annulé', 'AbortError'));
@@ -58,8 +60,8 @@ export async function apiUpload<T>(path: string, files: readonly File[], options
   if (answer.status === 401 && (await refreshSession())) answer = await send(path, files, options);
   if (answer.status >= 200 && answer.status < 300) return answer.body as T;
   if (isErrorEnvelope(answer.body)) {
-    const { statusCode, error, message, details = [] } = answer.body;
-    throw new ApiError(statusCode, message, error, details);
+    const { statusCode, error, message, details = [], requestId } = answer.body;
+    throw new ApiError(statusCode, message, error, details, null, requestId ?? answer.requestId);
   }
-  throw new ApiError(answer.status, answer.status === 413 ? options.tooLarge : UPLOAD_FAILED);
+  throw new ApiError(answer.status, answer.status === 413 ? options.tooLarge : UPLOAD_FAILED, '', [], null, answer.requestId);
 }

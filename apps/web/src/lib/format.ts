@@ -31,7 +31,7 @@ export function formatDateTime(value: string | Date | null | undefined): string 
 
 // The contract owns these rules, so the web shows exactly what the API validates:
 // amounts (`1 234,56 €`) and plates (`AB-123-CD`), phones (E.164 in, `06 12 34 56 78` out).
-export { formatEuros, formatPlate } from '@flotte/contract';
+export { formatEuros, formatFileSize, formatPlate, todayIso } from '@flotte/contract';
 
 type PhoneFormatter = (e164: string) => string;
 let anyCountry: PhoneFormatter | null = null;

@@ -51,6 +51,12 @@ export const queryKeys = {
     expiring: (query: object) => ['documents', 'expiring', query] as const,
     attachments: (entity: string, uuid: string) => ['documents', 'attachments', entity, uuid] as const,
   },
+  /** The operator's spaces (features/root): one page per query, and each space's tiers. */
+  root: { all: ['root'] as const, spaces: (query: object) => ['root', 'spaces', query] as const, tiers: (environment: string) => ['root', 'tiers', environment] as const },
+  /** The current organization's plan (features/billing): read by the sidebar's locks and the plans pages alike. */
+  currentPlan: (organizationUuid: string) => ['billing', 'current-plan', organizationUuid] as const,
+  /** The broker's table of its client organizations (features/broker), one page per query. */
+  broker: { all: ['broker'] as const, organizations: (query: object) => ['broker', 'organizations', query] as const },
   dashboard: {
     all: ['dashboard'] as const,
     config: () => ['dashboard', 'config'] as const,

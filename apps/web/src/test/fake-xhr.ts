@@ -4,7 +4,9 @@ import { vi } from 'vitest';
  * XMLHttpRequest as lib/api-upload uses it: reports 50 % then 100 %, answers `reply` (or what it
  * computes from the URL). Returns the forms sent, with `urls` the URLs posted to.
  */
-export function fakeXhr(reply: { status: number; body: unknown } | ((url: string) => { status: number; body: unknown })) {
+type FakeAnswer = { status: number; body: unknown; headers?: Record<string, string> };
+
+export function fakeXhr(reply: FakeAnswer | ((url: string) => FakeAnswer)) {
   const sent: FormData[] = [];
   const urls: string[] = [];
   class FakeXhr {
@@ -24,6 +26,10 @@ export function fakeXhr(reply: { status: number; body: unknown } | ((url: string
       urls.push(url);
     }
     setRequestHeader() {}
+    private headers: Record<string, string> = {};
+    getResponseHeader(name: string): string | null {
+      return this.headers[name.toLowerCase()] ?? null;
+    }
     send(form: FormData) {
       sent.push(form);
       const answer = typeof reply === 'function' ? reply(this.url) : reply;
@@ -31,6 +37,7 @@ export function fakeXhr(reply: { status: number; body: unknown } | ((url: string
       setTimeout(() => {
         this.upload.onprogress?.({ lengthComputable: true, loaded: 100, total: 100 });
         this.status = answer.status;
+        this.headers = Object.fromEntries(Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
         this.responseText = JSON.stringify(answer.body);
         this.onload?.();
       }, 300);

@@ -1,4 +1,4 @@
-import { CGU_VERSION, type Driver, type Organization, type OrganizationUser, type User } from '@flotte/contract';
+import { CGU_VERSION, DocumentSchema, MediaItemSchema, type DocumentItem, type Driver, type MediaItem, type Organization, type OrganizationUser, type User } from '@flotte/contract';
 
 export const ORG_A: Organization = {
   uuid: '0b6f3a4e-1f4c-4a57-9a53-6f3e2a1d0001',
@@ -29,15 +29,18 @@ export function makeUser(overrides: Partial<User> = {}): User {
     currentOrganizationUser: { uuid: '7e000000-0000-4000-8000-0000000000a1', organization: ORG_A },
     currentEnvironmentUser: null,
     cguAcceptedVersion: CGU_VERSION,
+    onboardingStep: null,
     ...overrides,
   };
 }
 
-export function makeLink(user: User, organization: Organization, uuid: string): OrganizationUser {
+/** A member of an organization; `twoFactor` as the API tells it to a superadmin (null to others). */
+export function makeLink(user: User, organization: Organization, uuid: string, role: OrganizationUser['role'] = 'USER', twoFactor: boolean | null = null): OrganizationUser {
   return {
     uuid,
     organization,
-    user: { uuid: user.uuid, firstName: user.firstName, lastName: user.lastName, email: user.email, avatar: null },
+    user: { uuid: user.uuid, firstName: user.firstName, lastName: user.lastName, email: user.email, avatar: null, twoFactor },
+    role,
   };
 }
 
@@ -147,4 +150,35 @@ export function makeVehicule(overrides: Partial<Vehicule> = {}): Vehicule {
     createdAt: '2025-01-15T09:00:00.000Z',
     ...overrides,
   };
+}
+
+let documentSeq = 0;
+
+/**
+ * A document of the GED as the API answers it (checked by the contract's schema: a stub must be a
+ * valid answer): a PDF file of 1,2 Mo by default, or a folder; a fresh uuid unless given.
+ */
+export function makeDocument(overrides: Partial<DocumentItem> & { name: string; kind?: 'folder' | 'file' }): DocumentItem {
+  const { name, kind = 'file', ...rest } = overrides;
+  return DocumentSchema.parse({
+    uuid: `9d000000-0000-4000-8000-${String(++documentSeq).padStart(12, '0')}`,
+    kind,
+    folderName: kind === 'folder' ? name : null,
+    parent: null,
+    media: kind === 'file' ? { name } : null,
+    size: kind === 'file' ? 1_258_291 : null,
+    type: kind === 'file' ? 'application/pdf' : null,
+    author: null,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:00:00.000Z',
+    expiresOn: null,
+    deletedAt: null,
+    ...rest,
+  });
+}
+
+/** A file of the media library: a document with the record it is attached to (none by default). */
+export function makeMediaItem(overrides: Partial<MediaItem> & { name: string }): MediaItem {
+  const { entity = null, ...rest } = overrides;
+  return MediaItemSchema.parse({ ...makeDocument({ ...rest, kind: 'file' }), entity });
 }

@@ -44,9 +44,9 @@ export function mockFetch(routes: MockRoute[]) {
   return { calls, fetchMock };
 }
 
-export function apiErrorBody(statusCode: number, message: string, details?: { path: string; message: string }[]) {
+export function apiErrorBody(statusCode: number, message: string, details?: { path: string; message: string }[], requestId?: string) {
   const error =
     { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' }[statusCode] ??
     'Error';
-  return { statusCode, error, message, ...(details ? { details } : {}) };
+  return { statusCode, error, message, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) };
 }

@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { ReadTx, WriteTx } from '../../db/scope.js';
-import { refreshTokens } from '../../db/schema/users.js';
+import { refreshTokens, trustedDevices } from '../../db/schema/users.js';
 
-export async function insertRefreshToken(tx: WriteTx, values: { userUuid: string; family: string; tokenHash: string; expiresAt: Date }) {
+export async function insertRefreshToken(tx: WriteTx, values: { userUuid: string; family: string; tokenHash: string; expiresAt: Date; userAgent?: string | null }) {
   await tx.insert(refreshTokens).values(values);
 }
 
@@ -38,12 +38,17 @@ export async function revokeFamily(tx: WriteTx, family: string) {
     .where(eq(refreshTokens.family, family));
 }
 
-/** Ends every session of a user (a password change). */
+/**
+ * Ends every session of a user (a password change, a recovery link, « Se déconnecter partout »),
+ * and forgets the browsers remembered for the second step (decision 035): whoever had the old
+ * password and a remembered browser must type a code again.
+ */
 export async function revokeUserFamilies(tx: WriteTx, userUuid: string) {
   await tx
     .update(refreshTokens)
     .set({ revokedAt: sql`coalesce(${refreshTokens.revokedAt}, now())` })
     .where(eq(refreshTokens.userUuid, userUuid));
+  await tx.delete(trustedDevices).where(eq(trustedDevices.userUuid, userUuid));
 }
 
 /**

@@ -1,9 +1,11 @@
 import {
   ChangePasswordBodySchema,
-  CSRF_HEADER,
-  CSRF_HEADER_VALUE,
   LoginBodySchema,
   LoginResponseSchema,
+  LoginTotpBodySchema,
+  LoginTotpResponseSchema,
+  LoginTotpSetupBodySchema,
+  TotpSetupSchema,
   RecoveryPasswordBodySchema,
   RecoveryRequestBodySchema,
   RecoveryRequestResponseSchema,
@@ -12,52 +14,27 @@ import {
   RefreshResponseSchema,
   UserSchema,
 } from '@flotte/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ForbiddenError } from '../../errors.js';
 import { errorResponses } from '../../lib/route-schemas.js';
 import { mailBaseUrl } from '../../platform/mail/outbox.js';
 import * as usersService from '../users/users.service.js';
 import type { AuthService } from './auth.service.js';
 import type { RecoveryService } from './recovery.service.js';
+import { COOKIE_PATH, REFRESH_COOKIE, sessionHttp } from './session-http.js';
+import { totpRoutes } from './totp.routes.js';
+import type { TotpService } from './totp.service.js';
 
-export const REFRESH_COOKIE = 'flotte_refresh';
-const COOKIE_PATH = '/api/auth';
+export { REFRESH_COOKIE } from './session-http.js';
+/** A browser remembered for two-factor sign-in (decision 035). */
+export const DEVICE_COOKIE = 'flotte_device';
 
-export type AuthRoutesOptions = { auth: AuthService; recovery: RecoveryService; publicUrl: string | undefined };
+export type AuthRoutesOptions = { auth: AuthService; recovery: RecoveryService; totp: TotpService; publicUrl: string | undefined };
 
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { auth, recovery, publicUrl }) => {
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { auth, recovery, totp, publicUrl }) => {
   const tags = ['Authentification'];
 
-  const isHttps = (request: FastifyRequest) => request.protocol === 'https' || Boolean(publicUrl?.startsWith('https:'));
-
-  function setRefreshCookie(request: FastifyRequest, reply: FastifyReply, token: string, expires: Date) {
-    reply.setCookie(REFRESH_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: isHttps(request),
-      path: COOKIE_PATH,
-      expires,
-    });
-  }
-
-  /** A cross-site page may not log in nor use the session cookie: the Origin, when sent, must be ours. */
-  function assertSameOrigin(request: FastifyRequest) {
-    const origin = request.headers.origin;
-    if (!origin) return;
-    const allowed = new Set([`${request.protocol}://${request.host}`]);
-    if (publicUrl) allowed.add(new URL(publicUrl).origin);
-    if (!allowed.has(origin)) throw new ForbiddenError('Requête refusée : origine non autorisée');
-  }
-
-  /** Cookie-authenticated calls also need the custom header, which a cross-site form cannot set. */
-  function assertSameSite(request: FastifyRequest) {
-    assertSameOrigin(request);
-    if (request.headers[CSRF_HEADER] !== CSRF_HEADER_VALUE) {
-      throw new ForbiddenError('Requête refusée : en-tête de sécurité manquant');
-    }
-  }
+  const { setRefreshCookie, assertSameOrigin, assertSameSite } = sessionHttp(publicUrl);
 
   app.post(
     '/auth/login',
@@ -65,6 +42,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: {
         tags,
         summary: 'Connexion par e-mail et mot de passe',
+        description:
+          'Donne la session, ou, pour un compte à double authentification (hors appareil mémorisé), un défi `challenge` valable 5 minutes (15 pour une configuration) : ' +
+          '`mode: code` (POST /api/auth/login/totp avec un code), `mode: setup` (un superadministrateur dont l’espace l’exige la configure d’abord).',
         security: [],
         body: LoginBodySchema,
         response: { 200: LoginResponseSchema, ...errorResponses(400, 401, 403, 429) },
@@ -72,9 +52,52 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request, reply) => {
       assertSameOrigin(request);
-      const session = await auth.login(request.body, request.ip);
-      setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt);
-      return { tokens: session.tokens, user: session.user };
+      const result = await auth.login(request.body, request.ip, request.headers['user-agent'] ?? null, request.cookies[DEVICE_COOKIE]);
+      if ('challenge' in result) return result;
+      setRefreshCookie(request, reply, result.refreshToken, result.refreshExpiresAt);
+      return { tokens: result.tokens, user: result.user };
+    },
+  );
+
+  // Two-factor sign-in (decision 035): the login's second step.
+  app.post(
+    '/auth/login/totp/setup',
+    {
+      schema: {
+        tags,
+        summary: 'Connexion, défi « setup » : la clé TOTP à scanner (QR code SVG et texte)',
+        security: [],
+        body: LoginTotpSetupBodySchema,
+        response: { 200: TotpSetupSchema, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request) => {
+      assertSameOrigin(request);
+      return totp.setupForChallenge(request.body.challenge);
+    },
+  );
+
+  app.post(
+    '/auth/login/totp',
+    {
+      schema: {
+        tags,
+        summary: 'Connexion, seconde étape : le défi et un code (ou un code de secours) donnent la session',
+        description:
+          'Un code faux compte comme un mot de passe faux dans les limites de connexion (429 au-delà). `rememberDevice` : ce navigateur ne demande plus de code pendant 30 jours. ' +
+          'Au bout d’un défi « setup », `recoveryCodes` donne les dix codes de secours, une seule fois.',
+        security: [],
+        body: LoginTotpBodySchema,
+        response: { 200: LoginTotpResponseSchema, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      assertSameOrigin(request);
+      const result = await auth.loginWithTotp(request.body, request.ip, request.headers['user-agent'] ?? null);
+      setRefreshCookie(request, reply, result.refreshToken, result.refreshExpiresAt);
+      // The remembered browser's cookie: the same guards as the session's.
+      if (result.device) setRefreshCookie(request, reply, result.device.token, result.device.expiresAt, DEVICE_COOKIE);
+      return { tokens: result.tokens, user: result.user, ...(result.recoveryCodes ? { recoveryCodes: result.recoveryCodes } : {}) };
     },
   );
 
@@ -176,6 +199,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.register(async (protectedScope) => {
     protectedScope.addHook('onRequest', app.authenticate);
+    await protectedScope.register(totpRoutes, { auth, totp });
     protectedScope.get(
       '/auth/me',
       {
@@ -199,7 +223,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       },
       async (request, reply) => {
         assertSameSite(request);
-        const session = await auth.changePassword(request.ctx, request.body, request.ip);
+        const session = await auth.changePassword(request.ctx, request.body, request.ip, request.headers['user-agent'] ?? null);
         setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt);
         return { tokens: session.tokens };
       },

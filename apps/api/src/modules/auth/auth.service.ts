@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ChangePasswordBody, LoginBody, LoginResponse } from '@flotte/contract';
+import { EMAIL_NOT_CONFIRMED_MESSAGE, type ChangePasswordBody, type LoginBody, type LoginChallenge, type LoginSession, type LoginTotpBody } from '@flotte/contract';
 import type { Database } from '../../db/client.js';
 import { withSystem } from '../../db/scope.js';
-import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
+import { AppError, BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { FailureStore } from '../../lib/failure-limiter.js';
 import { DEFAULT_LOGIN_LIMITS, type LoginAdmission, LoginLimits, type LoginLimitsOptions, tooManyAttemptsMessage } from '../../lib/login-limits.js';
@@ -10,12 +10,14 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passw
 import { type AccessTokens, hashRefreshToken, newRefreshToken, REFRESH_TOKEN_TTL_MS } from '../../lib/tokens.js';
 import * as usersService from '../users/users.service.js';
 import * as repo from './auth.repository.js';
+import { deviceOf } from './device-label.js';
+import type { TotpService } from './totp.service.js';
 
 export const LOGIN_FAILED_MESSAGE = 'Adresse e-mail ou mot de passe incorrect';
 export const SESSION_EXPIRED_MESSAGE = 'Session expirée, veuillez vous reconnecter';
 export const WRONG_CURRENT_PASSWORD_MESSAGE = 'Mot de passe actuel incorrect';
 
-export type IssuedSession = LoginResponse & { refreshToken: string; refreshExpiresAt: Date };
+export type IssuedSession = LoginSession & { refreshToken: string; refreshExpiresAt: Date };
 
 export type AuthServiceOptions = {
   /** Called when sessions end: the cached contexts of this process must go at once. */
@@ -25,6 +27,8 @@ export type AuthServiceOptions = {
   failureStore?: FailureStore;
   /** Tests: how the account-wide slow-down waits. */
   sleep?: (ms: number) => Promise<void>;
+  /** Two-factor sign-in (decision 035): the login's second step. */
+  totp?: TotpService;
 };
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -35,12 +39,12 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
   const sessionsEnded = () => options.onSessionsEnded?.();
 
   /** A session is a refresh-token family; its access tokens name it (decision 014). */
-  async function issueSession(userUuid: string, sessionUuid: string) {
+  async function issueSession(userUuid: string, sessionUuid: string, userAgent: string | null) {
     const { token, hash } = newRefreshToken();
     const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_MS);
     const [accessToken] = await Promise.all([
       tokens.sign({ userUuid, sessionUuid }),
-      withSystem(db, (tx) => repo.insertRefreshToken(tx, { userUuid, family: sessionUuid, tokenHash: hash, expiresAt })),
+      withSystem(db, (tx) => repo.insertRefreshToken(tx, { userUuid, family: sessionUuid, tokenHash: hash, expiresAt, userAgent: deviceOf(userAgent) })),
     ]);
     return { tokens: { access_token: accessToken }, refreshToken: token, refreshExpiresAt: expiresAt };
   }
@@ -67,18 +71,58 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
     return valid;
   }
 
+  /**
+   * The caller's current password, asked again before a sensitive change (password, e-mail,
+   * deletion, turning two-factor sign-in off): limited as a login is; a wrong one is a 400 on `field`.
+   */
+  async function checkOwnPassword(ctx: AuthContext, password: string, ip: string, field = 'currentPassword'): Promise<void> {
+    const own = await usersService.findOwnCredentials(db, ctx.userUuid);
+    if (!own) throw new UnauthorizedError(SESSION_EXPIRED_MESSAGE);
+    const account = own.email.toLowerCase();
+    const admission = await admit(account, ip);
+    if (!(await checkPassword(account, ip, admission, own.passwordHash, password))) {
+      throw new BadRequestError(WRONG_CURRENT_PASSWORD_MESSAGE, [{ path: field, message: WRONG_CURRENT_PASSWORD_MESSAGE }]);
+    }
+  }
+
+  /** A new session for a user whose identity is proven (a password and its second factor, a confirmation or invitation link). */
+  async function signIn(userUuid: string, userAgent: string | null): Promise<IssuedSession> {
+    await usersService.ensureCurrentScope(db, userUuid);
+    const [session, user] = await Promise.all([issueSession(userUuid, randomUUID(), userAgent), usersService.getProfile(db, userUuid)]);
+    return { ...session, user };
+  }
+
   return {
-    /** Same 401 for a wrong password and an unknown email; 429 for an address that failed too often. */
-    async login(body: LoginBody, ip: string): Promise<IssuedSession> {
+    /**
+     * Same 401 for a wrong password and an unknown email; 429 for an address that failed too
+     * often. A user with two-factor sign-in gets a challenge instead of a session, unless
+     * `deviceToken` is a browser they asked to remember (decision 035).
+     */
+    async login(body: LoginBody, ip: string, userAgent: string | null = null, deviceToken?: string): Promise<IssuedSession | LoginChallenge> {
       const admission = await admit(body.email, ip);
       const credentials = await usersService.findCredentials(db, body.email);
       // An unknown email is checked too (against a dummy hash): both failures take the same time.
       const valid = await checkPassword(body.email, ip, admission, credentials?.passwordHash, body.password);
       if (!credentials || !valid) throw new UnauthorizedError(LOGIN_FAILED_MESSAGE);
-      await usersService.ensureCurrentScope(db, credentials.uuid);
-      const [session, user] = await Promise.all([issueSession(credentials.uuid, randomUUID()), usersService.getProfile(db, credentials.uuid)]);
-      return { ...session, user };
+      // The right password of an address not yet confirmed (decision 033): no session, the way to a new link.
+      if (!credentials.emailConfirmedAt) throw new AppError(403, EMAIL_NOT_CONFIRMED_MESSAGE, [{ path: 'email', message: EMAIL_NOT_CONFIRMED_MESSAGE }]);
+      const challenge = await options.totp?.challengeAfterPassword(credentials.uuid, deviceToken);
+      if (challenge) return challenge;
+      return signIn(credentials.uuid, userAgent);
     },
+
+    /** Opens a session for a user whose identity another proof settled (a confirmation or invitation link), as a login does. */
+    signIn,
+
+    /** The login's second step (a code, a recovery code, or the end of a required setup). */
+    async loginWithTotp(body: LoginTotpBody, ip: string, userAgent: string | null = null) {
+      if (!options.totp) throw new UnauthorizedError(SESSION_EXPIRED_MESSAGE);
+      const passed = await options.totp.passChallenge(body, ip);
+      return { ...(await signIn(passed.userUuid, userAgent)), recoveryCodes: passed.recoveryCodes, device: passed.device };
+    },
+
+    /** The caller's current password, checked as a login is (password change, e-mail change, deletion, two-factor off). */
+    checkOwnPassword,
 
     /** Rotates the refresh token; a reused, expired or revoked one revokes its whole family. */
     async refresh(refreshToken: string | undefined) {
@@ -91,11 +135,12 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
           await repo.revokeFamily(tx, row.family);
           return { revoked: true as const };
         }
-        return { revoked: false as const, userUuid: row.userUuid, family: row.family };
+        return { revoked: false as const, userUuid: row.userUuid, family: row.family, userAgent: row.userAgent };
       });
       if (outcome?.revoked) sessionsEnded();
       if (!outcome || outcome.revoked) throw new UnauthorizedError(SESSION_EXPIRED_MESSAGE);
-      return issueSession(outcome.userUuid, outcome.family);
+      // The session keeps the device it was opened on (decision 036).
+      return issueSession(outcome.userUuid, outcome.family, outcome.userAgent);
     },
 
     async logout(refreshToken: string | undefined) {
@@ -112,22 +157,17 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
      * Checks the current password (limited as a login is), sets the new one and ends every
      * session of the user, this one included; the caller gets a new session in their place.
      */
-    async changePassword(ctx: AuthContext, body: ChangePasswordBody, ip: string) {
-      const own = await usersService.findOwnCredentials(db, ctx.userUuid);
-      if (!own) throw new UnauthorizedError(SESSION_EXPIRED_MESSAGE);
-      const account = own.email.toLowerCase();
-      const admission = await admit(account, ip);
-      if (!(await checkPassword(account, ip, admission, own.passwordHash, body.currentPassword))) {
-        throw new BadRequestError(WRONG_CURRENT_PASSWORD_MESSAGE, [{ path: 'currentPassword', message: WRONG_CURRENT_PASSWORD_MESSAGE }]);
-      }
+    async changePassword(ctx: AuthContext, body: ChangePasswordBody, ip: string, userAgent: string | null = null) {
+      await checkOwnPassword(ctx, body.currentPassword, ip);
       const passwordHash = await hashPassword(body.newPassword);
       await withSystem(db, async (tx) => {
         await usersService.setPasswordHash(tx, ctx.userUuid, passwordHash);
         await repo.revokeUserFamilies(tx, ctx.userUuid);
       });
       sessionsEnded();
-      return issueSession(ctx.userUuid, randomUUID());
+      return issueSession(ctx.userUuid, randomUUID(), userAgent);
     },
+
   };
 }
 export type AuthService = ReturnType<typeof createAuthService>;

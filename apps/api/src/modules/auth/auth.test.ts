@@ -443,7 +443,7 @@ describe('GET /api/auth/me and the access token', () => {
     const response = await t.as(await sign({}), { method: 'GET', url: '/api/auth/me' });
     expect(response.statusCode).toBe(200);
     expect(Object.keys(response.json()).sort()).toEqual(
-      ['avatar', 'cguAcceptedVersion', 'currentEnvironmentUser', 'currentOrganizationUser', 'description', 'email', 'firstName', 'lastName', 'phone', 'roles', 'uuid'].sort(),
+      ['avatar', 'cguAcceptedVersion', 'currentEnvironmentUser', 'currentOrganizationUser', 'description', 'email', 'firstName', 'lastName', 'onboardingStep', 'phone', 'roles', 'uuid'].sort(),
     );
   });
 

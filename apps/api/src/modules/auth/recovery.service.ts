@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   RECOVERY_LINK_INVALID_MESSAGE,
   RECOVERY_LINK_MINUTES,
@@ -16,7 +16,8 @@ import { BadRequestError, TooManyRequestsError } from '../../errors.js';
 import { MemoryFailureStore, retryAfterSeconds, type FailureStore } from '../../lib/failure-limiter.js';
 import { addressKey } from '../../lib/login-limits.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { hashRefreshToken } from '../../lib/tokens.js';
+import { hashRefreshToken, sameHash } from '../../lib/tokens.js';
+import type { AfterAnswer } from '../../lib/after-answer.js';
 import type { MailService } from '../../platform/platform-jobs.js';
 import * as repo from './auth.repository.js';
 
@@ -29,6 +30,8 @@ export type RecoveryServiceOptions = {
   failureStore?: FailureStore;
   /** The platform mailer (app.mail), known once the app is built. */
   mail: () => MailService;
+  /** Where the link is made and sent, after the answer (app.afterAnswer). */
+  afterAnswer: AfterAnswer;
   /** Called when sessions end: the cached contexts of this process must go at once. */
   onSessionsEnded?: () => void;
   now?: () => number;
@@ -44,13 +47,6 @@ export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at <= 0) return '•••';
   return `${email[0]}${'•'.repeat(Math.max(3, at - 1))}${email.slice(at)}`;
-}
-
-/** The token's hash as stored, compared in constant time with the row found (defence in depth: the lookup is by hash). */
-function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /**
@@ -84,44 +80,50 @@ export function createRecoveryService(db: Database, options: RecoveryServiceOpti
     return row && sameHash(row.tokenHash, hash) ? row : null;
   }
 
+  /** The link of an address that has an account, made and queued by e-mail (nothing for another address). */
+  async function sendLink(email: string, baseUrl: string): Promise<void> {
+    const token = randomBytes(32).toString('base64url');
+    await withSystem(db, async (tx) => {
+      const [user] = await tx
+        .select({ uuid: users.uuid, firstName: users.firstName, email: users.email, currentMembership: users.currentOrganizationUserUuid, ownEnvironment: environmentUsers.environmentUuid })
+        .from(users)
+        .leftJoin(environmentUsers, eq(environmentUsers.uuid, users.currentEnvironmentUserUuid))
+        .where(sql`lower(${users.email}) = ${email}`)
+        .limit(1);
+      if (!user) return;
+      // The e-mail wears the name of the user's broker (the environment of their current, else first, organization).
+      const [membership] = await tx
+        .select({ environmentUuid: organizations.environmentUuid })
+        .from(organizationUsers)
+        .innerJoin(organizations, eq(organizations.uuid, organizationUsers.organizationUuid))
+        .where(eq(organizationUsers.userUuid, user.uuid))
+        .orderBy(sql`${organizationUsers.uuid} = ${user.currentMembership} desc nulls last`, organizationUsers.createdAt)
+        .limit(1);
+      // One live link at a time: a new request makes the earlier ones useless.
+      await tx
+        .update(passwordResetTokens)
+        .set({ usedAt: new Date(now()) })
+        .where(and(eq(passwordResetTokens.userUuid, user.uuid), isNull(passwordResetTokens.usedAt)));
+      await tx.insert(passwordResetTokens).values({ userUuid: user.uuid, tokenHash: hashRefreshToken(token), expiresAt: new Date(now() + RECOVERY_LINK_MINUTES * 60_000) });
+      await options.mail().queue(tx, {
+        template: 'password-reset',
+        to: user.email,
+        data: { firstName: user.firstName, token, expiresInMinutes: RECOVERY_LINK_MINUTES },
+        baseUrl,
+        environmentUuid: membership?.environmentUuid ?? user.ownEnvironment ?? undefined,
+      });
+    });
+  }
+
   return {
     /**
      * Sends a recovery link to the address when it has an account. The same answer either way,
-     * after the same work: the e-mail leaves through the outbox, after the answer.
+     * at the same time: the request only counts itself against the limits; looking the address
+     * up, making the link and queuing the e-mail happen after the answer has left.
      */
     async request(email: string, ip: string, baseUrl: string): Promise<{ message: string }> {
       await admit(email, ip);
-      const token = randomBytes(32).toString('base64url');
-      await withSystem(db, async (tx) => {
-        const [user] = await tx
-          .select({ uuid: users.uuid, firstName: users.firstName, email: users.email, currentMembership: users.currentOrganizationUserUuid, ownEnvironment: environmentUsers.environmentUuid })
-          .from(users)
-          .leftJoin(environmentUsers, eq(environmentUsers.uuid, users.currentEnvironmentUserUuid))
-          .where(sql`lower(${users.email}) = ${email}`)
-          .limit(1);
-        if (!user) return;
-        // The e-mail wears the name of the user's broker (the environment of their current, else first, organization).
-        const [membership] = await tx
-          .select({ environmentUuid: organizations.environmentUuid })
-          .from(organizationUsers)
-          .innerJoin(organizations, eq(organizations.uuid, organizationUsers.organizationUuid))
-          .where(eq(organizationUsers.userUuid, user.uuid))
-          .orderBy(sql`${organizationUsers.uuid} = ${user.currentMembership} desc nulls last`, organizationUsers.createdAt)
-          .limit(1);
-        // One live link at a time: a new request makes the earlier ones useless.
-        await tx
-          .update(passwordResetTokens)
-          .set({ usedAt: new Date(now()) })
-          .where(and(eq(passwordResetTokens.userUuid, user.uuid), isNull(passwordResetTokens.usedAt)));
-        await tx.insert(passwordResetTokens).values({ userUuid: user.uuid, tokenHash: hashRefreshToken(token), expiresAt: new Date(now() + RECOVERY_LINK_MINUTES * 60_000) });
-        await options.mail().queue(tx, {
-          template: 'password-reset',
-          to: user.email,
-          data: { firstName: user.firstName, token, expiresInMinutes: RECOVERY_LINK_MINUTES },
-          baseUrl,
-          environmentUuid: membership?.environmentUuid ?? user.ownEnvironment ?? undefined,
-        });
-      });
+      options.afterAnswer.run('recovery-link', () => sendLink(email, baseUrl));
       return { message: RECOVERY_REQUESTED_MESSAGE };
     },
 
@@ -152,7 +154,11 @@ export function createRecoveryService(db: Database, options: RecoveryServiceOpti
           .update(passwordResetTokens)
           .set({ usedAt: new Date(now()) })
           .where(and(eq(passwordResetTokens.userUuid, row.userUuid), isNull(passwordResetTokens.usedAt)));
-        await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.uuid, row.userUuid));
+        // The link proves the address: an account not yet confirmed is from now on (decision 033).
+        await tx
+          .update(users)
+          .set({ passwordHash, emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, now())`, updatedAt: new Date() })
+          .where(eq(users.uuid, row.userUuid));
         await repo.revokeUserFamilies(tx, row.userUuid);
         return true;
       });

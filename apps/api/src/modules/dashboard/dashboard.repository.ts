@@ -31,6 +31,18 @@ async function rows<T>(tx: ReadTx | WriteTx, query: SQL): Promise<T[]> {
 }
 
 /**
+ * The premiums a window earned (product rule): each period's cashReceived pro-rated by the days of
+ * the period inside the window (both ends included), summed exactly and rounded once to the cent.
+ * `alsoWhere` narrows the periods (the broker's table, in system scope, names the organization).
+ */
+export const earnedPremiums = (start: SQL, end: SQL, alsoWhere: SQL = sql``): SQL =>
+  sql`(select coalesce(round(sum(
+         i.cash_received_cents::numeric
+         * (least(i.end_date, ${end}) - greatest(i.start_date, ${start}) + 1)
+         / (i.end_date - i.start_date + 1))), 0)
+       from indicators i where i.start_date <= ${end} and i.end_date >= ${start}${alsoWhere})`;
+
+/**
  * Cost of the window's claims and the premiums it earned: each period's cashReceived pro-rated by
  * the days of the period inside the window (both ends included), summed exactly and rounded once
  * to the cent.
@@ -40,11 +52,7 @@ export async function lossRatio(tx: ReadTx, w: ClaimWindow) {
     tx,
     sql`select
       (select coalesce(sum(t.cost_cents), 0)::text from ${totalsIn('total', w)}) as cost,
-      (select coalesce(round(sum(
-         i.cash_received_cents::numeric
-         * (least(i.end_date, ${w.endDate}::date) - greatest(i.start_date, ${w.startDate}::date) + 1)
-         / (i.end_date - i.start_date + 1))), 0)::text
-       from indicators i where i.start_date <= ${w.endDate}::date and i.end_date >= ${w.startDate}::date) as earned`,
+      ${earnedPremiums(sql`${w.startDate}::date`, sql`${w.endDate}::date`)}::text as earned`,
   );
   return { costCents: Number(row!.cost), earnedCents: Number(row!.earned) };
 }
@@ -55,9 +63,9 @@ export async function lossRatio(tx: ReadTx, w: ClaimWindow) {
  */
 export async function periodClaims(tx: ReadTx, period: { uuid: string } | { on: string }, isDeclared: boolean | undefined) {
   const which = 'uuid' in period ? sql`i.uuid = ${period.uuid}::uuid` : sql`i.start_date <= ${period.on}::date and i.end_date >= ${period.on}::date`;
-  const [row] = await rows<{ uuid: string; motors_count: number; claims: number }>(
+  const [row] = await rows<{ uuid: string; start_date: string; end_date: string; motors_count: number; claims: number }>(
     tx,
-    sql`select i.uuid, i.motors_count,
+    sql`select i.uuid, i.start_date::text as start_date, i.end_date::text as end_date, i.motors_count,
         (select coalesce(sum(t.claims), 0)::int from claim_daily_totals t
          where t.breakdown = 'total' and t.day between i.start_date and i.end_date${declared(isDeclared, 't')}) as claims
       from indicators i where ${which} order by i.start_date desc limit 1`,

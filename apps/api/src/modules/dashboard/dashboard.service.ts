@@ -12,10 +12,13 @@ import {
   type UpdateDashboardConfigBody,
 } from '@flotte/contract';
 import type { Database } from '../../db/client.js';
-import { readTenant, withTenant } from '../../db/scope.js';
+import { type ReadTx, readTenant, withTenant } from '../../db/scope.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
 import * as repo from './dashboard.repository.js';
+
+/** The earned premiums' SQL, for the broker's table (one statement over an environment's organizations). */
+export { earnedPremiums } from './dashboard.repository.js';
 
 /** The window's query as parsed by DashboardWindowQuerySchema. */
 export type WindowQuery = { startDate?: string | undefined; endDate?: string | undefined; isDeclared?: boolean | undefined };
@@ -40,6 +43,13 @@ export function resolveWindow(q: WindowQuery, today = todayIso()): repo.ClaimWin
 
 const euros = (cents: string | number) => centsToEuros(Number(cents));
 
+/** S/P in percent, exact (decision 022): null without premiums. */
+export const lossRatioPercent = (costCents: number, earnedCents: number) => (earnedCents === 0 ? null : (costCents * 100) / earnedCents);
+/** Frequency in percent, exact: null when the period has no vehicle. */
+export const frequencyPercent = (claims: number, motors: number) => (motors === 0 ? null : (claims * 100) / motors);
+/** Half-difference's regularisation in cents, rounded once (DOMAIN.md): null when the period has no vehicle at start. */
+export const regularisationCents = (n0: number, n1: number, cashCents: number) => (n0 === 0 ? null : Math.round(((n1 - n0) * cashCents) / (2 * n0)));
+
 export async function lossRatio(db: Database, ctx: AuthContext, q: WindowQuery): Promise<LossRatio> {
   const w = resolveWindow(q);
   const { costCents, earnedCents } = await readTenant(db, requireOrganization(ctx), (tx) => repo.lossRatio(tx, w));
@@ -48,7 +58,7 @@ export async function lossRatio(db: Database, ctx: AuthContext, q: WindowQuery):
     endDate: w.endDate,
     costOfClaims: centsToEuros(costCents),
     earnedPremiums: centsToEuros(earnedCents),
-    ratio: earnedCents === 0 ? null : (costCents * 100) / earnedCents,
+    ratio: lossRatioPercent(costCents, earnedCents),
   };
 }
 
@@ -57,9 +67,35 @@ export async function claimFrequency(db: Database, ctx: AuthContext, q: { indica
   const period = await readTenant(db, requireOrganization(ctx), (tx) => repo.periodClaims(tx, q.indicator ? { uuid: q.indicator } : { on: todayIso() }, q.isDeclared));
   if (!period) throw new NotFoundError(q.indicator ? 'Période introuvable' : "Aucune période ne contient la date d'aujourd'hui");
   const { uuid, motors_count: motors, claims } = period;
-  return { indicatorUuid: uuid, claims, motors, frequency: motors === 0 ? null : (claims * 100) / motors };
+  return { indicatorUuid: uuid, claims, motors, frequency: frequencyPercent(claims, motors) };
 }
 export type { ClaimFrequencyQuery };
+
+/**
+ * The current period's S/P to date (its start to today, premiums earned to date) and frequency,
+ * with the organization's limits, in the caller's tenant transaction: the figures the prevention
+ * alerts judge (decision 037), by the same statements as the dashboard's cards. Null without a
+ * period containing today.
+ */
+export async function currentPeriodFigures(tx: ReadTx, today = todayIso()) {
+  const period = await repo.periodClaims(tx, { on: today }, undefined);
+  if (!period) return null;
+  const countedUntil = period.end_date < today ? period.end_date : today;
+  const { costCents, earnedCents } = await repo.lossRatio(tx, { startDate: period.start_date, endDate: countedUntil });
+  const limits = await repo.findConfig(tx);
+  return {
+    periodUuid: period.uuid,
+    startDate: period.start_date,
+    endDate: period.end_date,
+    countedUntil,
+    lossRatio: earnedCents === 0 ? null : (costCents * 100) / earnedCents,
+    claims: period.claims,
+    motors: period.motors_count,
+    frequency: period.motors_count === 0 ? null : (period.claims * 100) / period.motors_count,
+    lossRatioLimit: limits?.lossRatioPercentage ?? DEFAULT_LOSS_RATIO_PERCENTAGE,
+    frequencyLimit: limits?.claimFrequencyPercentage ?? DEFAULT_CLAIM_FREQUENCY_PERCENTAGE,
+  };
+}
 
 /** Half-difference of every period, newest first (DOMAIN.md, product rule); amounts rounded once to the cent. */
 export async function halfDifferences(db: Database, ctx: AuthContext): Promise<HalfDifference[]> {
@@ -79,7 +115,7 @@ export async function halfDifferences(db: Database, ctx: AuthContext): Promise<H
       n1: p.n1,
       unitPremium: p.motors_count === 0 ? null : centsToEuros(Math.round(cash / p.motors_count)),
       halfDifference: delta / 2,
-      regularisation: p.motors_count === 0 ? null : centsToEuros(Math.round((delta * cash) / (2 * p.motors_count))),
+      regularisation: p.motors_count === 0 ? null : centsToEuros(regularisationCents(p.motors_count, p.n1, cash)!),
     };
   });
 }

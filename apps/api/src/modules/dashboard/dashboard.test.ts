@@ -19,13 +19,13 @@ beforeAll(async () => {
   ({ current, theirs } = await t.seed(async (tx) => {
     const orgA = await createOrganization(tx, { title: 'Transports Alpha' });
     const orgB = await createOrganization(tx, { title: 'Logistique Bêta' });
-    for (const [email, roles, org] of [
-      ['admin@alpha.fr', ['ADMIN'], orgA],
-      ['user@alpha.fr', ['USER'], orgA],
-      ['admin@beta.fr', ['ADMIN'], orgB],
+    for (const [email, role, org] of [
+      ['admin@alpha.fr', 'ADMIN', orgA],
+      ['user@alpha.fr', 'USER', orgA],
+      ['admin@beta.fr', 'ADMIN', orgB],
     ] as const) {
-      const user = await createUser(tx, { email, roles: [...roles] });
-      await linkUser(tx, org.uuid, user.uuid);
+      const user = await createUser(tx, { email });
+      await linkUser(tx, org.uuid, user.uuid, role);
     }
     // The current period: 2 vehicles at start, 1 200,00 € of premium.
     const [current] = await tx

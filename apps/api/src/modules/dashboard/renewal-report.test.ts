@@ -27,14 +27,14 @@ beforeAll(async () => {
     const orgB = await createOrganization(tx, { title: 'Logistique Bêta' });
     const orgC = await createOrganization(tx, { title: 'Grande Flotte' });
     await createUser(tx, { email: 'loner@alpha.fr', roles: ['USER'] });
-    for (const [email, roles, org] of [
-      ['admin@alpha.fr', ['ADMIN'], orgA],
-      ['user@alpha.fr', ['USER'], orgA],
-      ['admin@beta.fr', ['ADMIN'], orgB],
-      ['admin@gamma.fr', ['ADMIN'], orgC],
+    for (const [email, role, org] of [
+      ['admin@alpha.fr', 'ADMIN', orgA],
+      ['user@alpha.fr', 'USER', orgA],
+      ['admin@beta.fr', 'ADMIN', orgB],
+      ['admin@gamma.fr', 'ADMIN', orgC],
     ] as const) {
-      const user = await createUser(tx, { email, roles: [...roles] });
-      await linkUser(tx, org.uuid, user.uuid);
+      const user = await createUser(tx, { email });
+      await linkUser(tx, org.uuid, user.uuid, role);
     }
     // A past period and the current one (N0 2, premium 1 200 €; N1 today 3).
     await tx.insert(indicators).values([

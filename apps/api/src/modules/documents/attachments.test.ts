@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents } from '../../db/schema/documents.js';
 import { organizations } from '../../db/schema/organizations.js';
 import { withTenant } from '../../db/scope.js';
-import { createDrivers, createOrganization, createSinisters, createUser, createVehicules, linkUser } from '../../seed/factories.js';
+import { createDrivers, createOrganization, createSinisters, createUser, createVehicules, linkUser, subscribeToPlan } from '../../seed/factories.js';
 import { type MultipartPart, multipartFiles } from '../../../test/multipart.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 
@@ -35,11 +35,13 @@ beforeAll(async () => {
   t = await createTestApp({ DATA_DIR: dataDir });
   ({ orgA, driver, homonym, vehicule, claim, datedClaim, foreignClaim } = await t.seed(async (tx) => {
     const a = await createOrganization(tx, { title: 'Transports Alpha' });
+    await subscribeToPlan(tx, a.uuid);
     const b = await createOrganization(tx, { title: 'Bêta BTP' });
+    await subscribeToPlan(tx, b.uuid);
     const plain = await createUser(tx, { email: 'membre@alpha.fr' });
-    const foreign = await createUser(tx, { email: 'admin@beta.fr', roles: ['ADMIN'] });
+    const foreign = await createUser(tx, { email: 'admin@beta.fr' });
     await linkUser(tx, a.uuid, plain.uuid);
-    await linkUser(tx, b.uuid, foreign.uuid);
+    await linkUser(tx, b.uuid, foreign.uuid, 'ADMIN');
     const [d1, d2] = await createDrivers(tx, a.uuid, [
       { firstName: 'Hélène', lastName: 'Lefèvre' },
       { firstName: 'Hélène', lastName: 'Lefèvre', email: 'autre@alpha.fr' },

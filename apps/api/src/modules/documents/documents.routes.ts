@@ -26,6 +26,7 @@ import { AppError, BadRequestError, PayloadTooLargeError } from '../../errors.js
 import { errorResponses } from '../../lib/route-schemas.js';
 import { contentDisposition } from '../../lib/spreadsheet-export.js';
 import { ENTITY_ROOT_FOLDER, type EntityType } from './attachments.repository.js';
+import { requireFeature } from '../billing/feature-gate.js';
 import * as service from './documents.service.js';
 import * as mediaService from './media.service.js';
 
@@ -86,6 +87,8 @@ function multipartError(error: unknown, limits: service.DocumentLimits): unknown
 export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = async (app, { limits }) => {
   await app.register(multipart, { limits: { fileSize: limits.maxFileBytes + 1, files: MAX_FILES_PER_UPLOAD, fields: 0, parts: MAX_FILES_PER_UPLOAD } });
   const tags = ['Documents'];
+  // The document management (GED) is a feature of the plan (decision 044); the records' and media's files are not.
+  const ged = requireFeature(app, 'documents');
   const deps = () => ({ db: app.db, storage: app.storage, limits });
 
   /** Streams a multipart request's files into an upload session, then records them all (or nothing). */
@@ -154,6 +157,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.post(
     '/document/folder',
     {
+      preHandler: ged,
       schema: {
         tags,
         summary: 'Crée un dossier (à la racine sans parent)',
@@ -167,6 +171,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.get(
     '/document/ged/paginated',
     {
+      preHandler: ged,
       schema: {
         tags,
         summary: 'Contenu d’un dossier (racine sans parent), dossiers d’abord puis fichiers, par nom ; avec search : les noms de toute l’arborescence (sans accents ni casse)',
@@ -180,6 +185,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.get(
     '/document/expiring',
     {
+      preHandler: ged,
       schema: {
         tags,
         summary: 'Documents dont la date d’expiration est passée ou tombe dans les `days` jours (30 par défaut), les plus proches d’abord',
@@ -207,6 +213,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.get(
     '/document/ancestors/:parent',
     {
+      preHandler: ged,
       schema: {
         tags,
         summary: 'Chemin d’un dossier depuis la racine (lui compris), pour le fil d’Ariane « Mes documents › … »',

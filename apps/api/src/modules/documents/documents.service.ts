@@ -21,6 +21,7 @@ import type { EntityRef } from './attachments.repository.js';
 import * as repo from './documents.repository.js';
 import { thumbnailKeyOf } from './thumbnails.js';
 import { type AcceptedType, ACCEPTED_TYPES_TEXT, detectType, HEAD_BYTES, isPreviewable, nameForMediaType, nameForType, readHead } from './file-types.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 
 export type DocumentLimits = { maxFileBytes: number; quotaBytes: number };
 export type DocumentDeps = { db: Database; storage: ObjectStorage; limits: DocumentLimits };
@@ -44,14 +45,6 @@ export function toDocument({ row, author }: repo.DocumentWithAuthor): DocumentIt
     expiresOn: row.expiresOn,
     deletedAt: row.deletedAt?.toISOString() ?? null,
   };
-}
-
-/** Two requests racing for one name both pass the check; the unique index stops the second (23505). */
-function isUniqueViolation(error: unknown): boolean {
-  for (let current = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
 
 const nameTaken = (name: string) =>

@@ -10,9 +10,9 @@ import { describeTables, insertionPlan } from '../../backup/import-to-postgres.j
 import { documents } from '../../db/schema/documents.js';
 import { storedFiles } from '../../db/schema/stored-files.js';
 import { readSystem, withTenant } from '../../db/scope.js';
-import { createOrganization, createUser, linkUser } from '../../seed/factories.js';
+import { createOrganization, createUser, linkUser, subscribeToPlan } from '../../seed/factories.js';
 import { purgeExpiredTrash } from './documents.service.js';
-import { createS3TestStorage, type TestStorage } from '../../../test/storage.js';
+import { createS3TestStorage, keysUnder, s3AppEnv, type TestStorage } from '../../../test/storage.js';
 import { type MultipartPart, multipartFiles } from '../../../test/multipart.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 
@@ -128,14 +128,16 @@ beforeAll(async () => {
   t = await createTestApp({ DATA_DIR: dataDir, ...LIMITS });
   ({ orgA, orgB, memberUuid } = await t.seed(async (tx) => {
     const a = await createOrganization(tx, { title: 'Transports Alpha' });
+    await subscribeToPlan(tx, a.uuid);
     const b = await createOrganization(tx, { title: 'Bêta BTP' });
+    await subscribeToPlan(tx, b.uuid);
     const plain = await createUser(tx, { email: 'membre@alpha.fr', firstName: 'Hélène', lastName: 'Lefèvre' });
-    const chief = await createUser(tx, { email: 'admin@alpha.fr', roles: ['ADMIN'] });
-    const foreign = await createUser(tx, { email: 'admin@beta.fr', roles: ['ADMIN'] });
+    const chief = await createUser(tx, { email: 'admin@alpha.fr' });
+    const foreign = await createUser(tx, { email: 'admin@beta.fr' });
     await createUser(tx, { email: 'orphelin@exemple.fr' });
     await linkUser(tx, a.uuid, plain.uuid);
-    await linkUser(tx, a.uuid, chief.uuid);
-    await linkUser(tx, b.uuid, foreign.uuid);
+    await linkUser(tx, a.uuid, chief.uuid, 'ADMIN');
+    await linkUser(tx, b.uuid, foreign.uuid, 'ADMIN');
     return { orgA: a.uuid, orgB: b.uuid, memberUuid: plain.uuid };
   }));
   member = await t.login('membre@alpha.fr');
@@ -641,17 +643,10 @@ describe('on S3 (s3rver)', () => {
   let onS3: TestContext;
   beforeAll(async () => {
     s3 = await createS3TestStorage();
-    const config = s3.config as Extract<TestStorage['config'], { kind: 's3' }>;
-    onS3 = await createTestApp({
-      ...LIMITS,
-      S3_BUCKET: config.bucket,
-      S3_ENDPOINT: config.endpoint!,
-      S3_ACCESS_KEY_ID: config.credentials!.accessKeyId,
-      S3_SECRET_ACCESS_KEY: config.credentials!.secretAccessKey,
-      S3_FORCE_PATH_STYLE: 'true',
-    });
+    onS3 = await createTestApp({ ...LIMITS, ...s3AppEnv(s3) });
     await onS3.seed(async (tx) => {
       const org = await createOrganization(tx, { title: 'Transports S3' });
+      await subscribeToPlan(tx, org.uuid);
       const user = await createUser(tx, { email: 'membre@s3.fr' });
       await linkUser(tx, org.uuid, user.uuid);
     });
@@ -664,11 +659,7 @@ describe('on S3 (s3rver)', () => {
   it('stores and serves a file, and a refused upload leaves no object in the bucket', async () => {
     const token = await onS3.login('membre@s3.fr');
     const upload = (parts: Part[]) => onS3.as(token, { method: 'POST', url: '/api/document/upload', ...multipartFiles(parts) });
-    const listBucket = async () => {
-      const keys: string[] = [];
-      for await (const object of s3.storage.list('tmp/')) keys.push(object.key);
-      return keys;
-    };
+    const listBucket = () => keysUnder(s3.storage, 'tmp/');
     const ok = await upload([{ name: 'constat.pdf', content: PDF }]);
     expect(ok.statusCode, ok.body).toBe(201);
     const download = await onS3.as(token, { method: 'GET', url: `/api/document/${ok.json().data[0].uuid}/download` });

@@ -48,13 +48,13 @@ export async function raiseNotices(tx: WriteTx, until: string): Promise<RaisedNo
   return rows.map((row) => ({ documentUuid: row.document_uuid, name: row.name, folder: row.folder, expiresOn: row.expires_on }));
 }
 
-/** The organization's administrators (members whose roles make them one, as isAdmin), with an e-mail. */
+/** The organization's administrators (its ADMIN members, and its members who are SUPERADMIN or ROOT, as isAdmin), with an e-mail. */
 export async function administrators(tx: ReadTx): Promise<{ email: string; firstName: string }[]> {
   const rows = await rowsOf<{ email: string; first_name: string }>(
     tx,
     sql`SELECT u.email, u.first_name FROM organization_users ou
         JOIN users u ON u.uuid = ou.user_uuid
-        WHERE ou.organization_uuid = app_current_org() AND u.roles && ARRAY['ADMIN', 'SUPERADMIN', 'ROOT']::text[]
+        WHERE ou.organization_uuid = app_current_org() AND (ou.role = 'ADMIN' OR u.roles && ARRAY['SUPERADMIN', 'ROOT']::text[])
         ORDER BY lower(u.email)`,
   );
   return rows.map((row) => ({ email: row.email, firstName: row.first_name }));

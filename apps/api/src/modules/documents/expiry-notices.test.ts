@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentExpiryNotices } from '../../db/schema/documents.js';
 import { mailOutbox } from '../../db/schema/mail.js';
 import { readSystem, withTenant } from '../../db/scope.js';
-import { createOrganization, createUser, linkUser } from '../../seed/factories.js';
+import { createOrganization, createUser, linkUser, subscribeToPlan } from '../../seed/factories.js';
 import { type MultipartPart, multipartFiles } from '../../../test/multipart.js';
-import { startTestSmtpServer, type TestSmtpServer } from '../../../test/smtp-server.js';
+import { deliveringTo, startTestSmtpServer, type TestSmtpServer } from '../../../test/smtp-server.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 import { raiseExpiryNotices } from './expiry-notices.service.js';
+import { until as waitUntil } from '../../../test/until.js';
 
 /**
  * The daily expiry job (issue 14): live documents expired or expiring within 30 days are recorded
@@ -37,28 +38,26 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'flotte-expiry-'));
   t = await createTestApp({
     DATA_DIR: dataDir,
-    PUBLIC_URL: 'https://flotte.exemple.fr',
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(smtp.port),
-    SMTP_FROM: 'FlotteAssur <no-reply@flotte.exemple.fr>',
-    JOBS_WORKER: 'true',
-    JOBS_POLL_INTERVAL_SECONDS: '0.5',
+    ...deliveringTo(smtp),
   });
   ({ orgA, orgB, orgC } = await t.seed(async (tx) => {
     const a = await createOrganization(tx, { title: 'Transports Alpha' });
+    await subscribeToPlan(tx, a.uuid);
     const b = await createOrganization(tx, { title: 'Bêta BTP' });
+    await subscribeToPlan(tx, b.uuid);
     const c = await createOrganization(tx, { title: 'Gamma Livraisons' });
+    await subscribeToPlan(tx, c.uuid);
     const memberA = await createUser(tx, { email: 'membre@alpha.fr', firstName: 'Hélène', lastName: 'Lefèvre' });
-    const adminA = await createUser(tx, { email: 'chef@alpha.fr', firstName: 'Camille', lastName: 'Bernard', roles: ['ADMIN'] });
-    const secondAdminA = await createUser(tx, { email: 'adjoint@alpha.fr', firstName: 'Jeanne', lastName: 'Roux', roles: ['ADMIN'] });
-    const adminB = await createUser(tx, { email: 'chef@beta.fr', firstName: 'Paul', lastName: 'Martin', roles: ['ADMIN'] });
+    const adminA = await createUser(tx, { email: 'chef@alpha.fr', firstName: 'Camille', lastName: 'Bernard' });
+    const secondAdminA = await createUser(tx, { email: 'adjoint@alpha.fr', firstName: 'Jeanne', lastName: 'Roux' });
+    const adminB = await createUser(tx, { email: 'chef@beta.fr', firstName: 'Paul', lastName: 'Martin' });
     const memberC = await createUser(tx, { email: 'membre@gamma.fr' });
     // An administrator elsewhere, member of nothing here: hears nothing of Alpha.
-    await createUser(tx, { email: 'admin@ailleurs.fr', roles: ['ADMIN'] });
+    await createUser(tx, { email: 'admin@ailleurs.fr' });
     await linkUser(tx, a.uuid, memberA.uuid);
-    await linkUser(tx, a.uuid, adminA.uuid);
-    await linkUser(tx, a.uuid, secondAdminA.uuid);
-    await linkUser(tx, b.uuid, adminB.uuid);
+    await linkUser(tx, a.uuid, adminA.uuid, 'ADMIN');
+    await linkUser(tx, a.uuid, secondAdminA.uuid, 'ADMIN');
+    await linkUser(tx, b.uuid, adminB.uuid, 'ADMIN');
     await linkUser(tx, c.uuid, memberC.uuid);
     return { orgA: a.uuid, orgB: b.uuid, orgC: c.uuid };
   }));
@@ -70,13 +69,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function until(condition: () => boolean, timeoutMs = 75_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition never met');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Mail goes out through the job queue's worker: up to the minute's run. */
+const until = (condition: () => boolean) => waitUntil(condition, 75_000);
 
 async function upload(token: string, name: string, expiresOn: string | null, folder?: string): Promise<Doc> {
   const response = await t.as(token, { method: 'POST', url: `/api/document/upload${folder ? `?parent=${folder}` : ''}`, ...multipartFiles([{ name, content: PDF } as MultipartPart]) });

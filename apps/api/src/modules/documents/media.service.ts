@@ -10,7 +10,8 @@ import type { ObjectStorage } from '../../platform/storage/storage.js';
 import * as repo from './documents.repository.js';
 import { toDocument } from './documents.service.js';
 import * as media from './media.repository.js';
-import { limited, makeThumbnail, readAll, thumbnailKeyOf } from './thumbnails.js';
+import { limited } from '../../platform/images/sharp.js';
+import { makeThumbnail, readAll, thumbnailKeyOf } from './thumbnails.js';
 
 // ---------------------------------------------------------------- the media library
 

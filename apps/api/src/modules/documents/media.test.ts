@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents } from '../../db/schema/documents.js';
 import { drivers } from '../../db/schema/drivers.js';
 import { readSystem } from '../../db/scope.js';
-import { createDrivers, createOrganization, createSinisters, createUser, createVehicules, linkUser } from '../../seed/factories.js';
+import { createDrivers, createOrganization, createSinisters, createUser, createVehicules, linkUser, subscribeToPlan } from '../../seed/factories.js';
 import { type MultipartPart, multipartFiles } from '../../../test/multipart.js';
-import { createS3TestStorage, type TestStorage } from '../../../test/storage.js';
+import { createS3TestStorage, keysUnder, s3AppEnv, type TestStorage } from '../../../test/storage.js';
 import { createTestApp, type TestContext } from '../../../test/test-app.js';
 import { purgeExpiredTrash } from './documents.service.js';
 import { thumbnailKeyOf } from './thumbnails.js';
@@ -89,14 +89,16 @@ beforeAll(async () => {
   t = await createTestApp({ DATA_DIR: dataDir });
   ({ driver, goneDriver, vehicule, claim, datedClaim } = await t.seed(async (tx) => {
     const a = await createOrganization(tx, { title: 'Transports Alpha' });
+    await subscribeToPlan(tx, a.uuid);
     const b = await createOrganization(tx, { title: 'Bêta BTP' });
+    await subscribeToPlan(tx, b.uuid);
     const plain = await createUser(tx, { email: 'membre@alpha.fr' });
-    const chief = await createUser(tx, { email: 'admin@alpha.fr', roles: ['ADMIN'] });
-    const foreign = await createUser(tx, { email: 'admin@beta.fr', roles: ['ADMIN'] });
+    const chief = await createUser(tx, { email: 'admin@alpha.fr' });
+    const foreign = await createUser(tx, { email: 'admin@beta.fr' });
     await createUser(tx, { email: 'orphelin@exemple.fr' });
     await linkUser(tx, a.uuid, plain.uuid);
-    await linkUser(tx, a.uuid, chief.uuid);
-    await linkUser(tx, b.uuid, foreign.uuid);
+    await linkUser(tx, a.uuid, chief.uuid, 'ADMIN');
+    await linkUser(tx, b.uuid, foreign.uuid, 'ADMIN');
     const [d1, d2] = await createDrivers(tx, a.uuid, [
       { firstName: 'Hélène', lastName: 'Lefèvre' },
       { firstName: 'Marc', lastName: 'Parti', email: 'parti@alpha.fr' },
@@ -358,18 +360,12 @@ describe('thumbnails on S3 (s3rver)', () => {
   let onS3: TestContext;
   beforeAll(async () => {
     s3 = await createS3TestStorage();
-    const config = s3.config as Extract<TestStorage['config'], { kind: 's3' }>;
-    onS3 = await createTestApp({
-      S3_BUCKET: config.bucket,
-      S3_ENDPOINT: config.endpoint!,
-      S3_ACCESS_KEY_ID: config.credentials!.accessKeyId,
-      S3_SECRET_ACCESS_KEY: config.credentials!.secretAccessKey,
-      S3_FORCE_PATH_STYLE: 'true',
-    });
+    onS3 = await createTestApp({ ...s3AppEnv(s3) });
     await onS3.seed(async (tx) => {
       const org = await createOrganization(tx, { title: 'Transports S3' });
-      const user = await createUser(tx, { email: 'admin@s3.fr', roles: ['ADMIN'] });
-      await linkUser(tx, org.uuid, user.uuid);
+      await subscribeToPlan(tx, org.uuid);
+      const user = await createUser(tx, { email: 'admin@s3.fr' });
+      await linkUser(tx, org.uuid, user.uuid, 'ADMIN');
     });
   });
   afterAll(async () => {
@@ -384,11 +380,7 @@ describe('thumbnails on S3 (s3rver)', () => {
     const uuid = sent.json<{ data: Item[] }>().data[0]!.uuid;
     const made = await onS3.as(token, { method: 'GET', url: `/api/document/${uuid}/thumbnail` });
     expect(made.statusCode, made.body).toBe(200);
-    const keys = async (prefix: string) => {
-      const found: string[] = [];
-      for await (const object of s3.storage.list(prefix)) found.push(object.key);
-      return found;
-    };
+    const keys = (prefix: string) => keysUnder(s3.storage, prefix);
     const [key] = await keys('thumbnails/');
     expect(key).toMatch(/^thumbnails\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.webp$/);
     const again = await onS3.as(token, { method: 'GET', url: `/api/document/${uuid}/thumbnail` });

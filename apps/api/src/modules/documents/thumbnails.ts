@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import type SharpModule from 'sharp';
 import { THUMBNAIL_SIZE } from '@flotte/contract';
 import { AppError } from '../../errors.js';
+import { loadSharp } from '../../platform/images/sharp.js';
 
 /**
  * Thumbnails of the media library's images (issue 14): a small WebP made with sharp (pinned 0.34.5,
@@ -18,38 +18,6 @@ export function thumbnailKeyOf(fileKey: string): string {
 
 /** Images larger than this (in pixels) are not decoded: a decompression bomb stays a 422. */
 const MAX_INPUT_PIXELS = 60_000_000;
-/** Thumbnails made at once by this process: decoding a photo takes memory and a core. */
-const MAX_CONCURRENT = 2;
-
-let running = 0;
-const waiting: (() => void)[] = [];
-
-export async function limited<T>(fn: () => Promise<T>): Promise<T> {
-  // A finished one hands its slot straight to the next waiting: never more than MAX_CONCURRENT.
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
-  try {
-    return await fn();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
-}
-
-type Sharp = typeof SharpModule;
-let sharpModule: Promise<Sharp> | undefined;
-
-/** sharp is loaded at the first thumbnail, not at boot; one libvips thread per image, no cache. */
-function loadSharp(): Promise<Sharp> {
-  sharpModule ??= import('sharp').then(({ default: sharp }) => {
-    sharp.cache(false);
-    sharp.concurrency(1);
-    return sharp;
-  });
-  return sharpModule;
-}
-
 export async function readAll(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of body) chunks.push(chunk as Buffer);

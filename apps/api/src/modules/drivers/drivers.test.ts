@@ -26,13 +26,13 @@ beforeAll(async () => {
   ({ orgA, foreignDriver, seededDrivers } = await t.seed(async (tx) => {
     const orgA = await createOrganization(tx, { title: 'Transports Alpha' });
     const orgB = await createOrganization(tx, { title: 'Bêta BTP' });
-    const a = await createUser(tx, { email: 'admin@alpha.fr', roles: ['ADMIN'] });
+    const a = await createUser(tx, { email: 'admin@alpha.fr' });
     const u = await createUser(tx, { email: 'user@alpha.fr' });
-    const b = await createUser(tx, { email: 'admin@beta.fr', roles: ['ADMIN'] });
+    const b = await createUser(tx, { email: 'admin@beta.fr' });
     await createUser(tx, { email: 'orphelin@exemple.fr' });
-    await linkUser(tx, orgA.uuid, a.uuid);
+    await linkUser(tx, orgA.uuid, a.uuid, 'ADMIN');
     await linkUser(tx, orgA.uuid, u.uuid);
-    await linkUser(tx, orgB.uuid, b.uuid);
+    await linkUser(tx, orgB.uuid, b.uuid, 'ADMIN');
     const seeded = await createDrivers(tx, orgA.uuid, [
       ...names,
       ...Array.from({ length: 21 }, (_, i) => ({ firstName: 'Paul', lastName: `Lambda ${String(i).padStart(2, '0')}` })),

@@ -100,12 +100,8 @@ describe('GET /api/environment/current', () => {
       stripeProductId: null,
     });
     expect(body.organizations.map((o) => o.uuid)).toEqual([f.orgA1.uuid]);
-    expect(body.tiers.map((tier) => [tier.title, tier.startAt])).toEqual([
-      ['Palier 1', '2024-01-01T00:00:00.000Z'],
-      ['Palier 2', '2025-06-01T00:00:00.000Z'],
-      ['Palier 3', '2026-01-01T00:00:00.000Z'],
-    ]);
-    expect(body.tiers[0]).toEqual({ uuid: expect.any(String), title: 'Palier 1', startAt: '2024-01-01T00:00:00.000Z', endAt: null });
+    // The operator's prices for the broker (its tiers) are not the client's to read (decision 043).
+    expect(body.tiers).toEqual([]);
     // The other client of the same broker stays invisible.
     expect(response.body).not.toContain('Transports Alpha');
     expect(response.body).not.toContain('super-a@exemple.fr');
@@ -136,6 +132,16 @@ describe('GET /api/environment/current', () => {
       { uuid: f.superALink.uuid, user: { uuid: f.superA.uuid, firstName: 'Hélène', lastName: 'Horizon', email: 'super-a@exemple.fr' } },
     ]);
     expect(body.tiers.map((tier: { title: string }) => tier.title)).toEqual(['Palier 1', 'Palier 2', 'Palier 3']);
+    expect(body.tiers[0]).toEqual({
+      uuid: expect.any(String),
+      title: 'Palier 1',
+      startAt: '2024-01-01T00:00:00.000Z',
+      startDate: '2024-01-01',
+      endAt: null,
+      priceCents: 0,
+      includedOrganizations: 0,
+      freeOrganizations: 0,
+    });
   });
 
   it.each([['loner'], ['user-n'], ['root']] as const)('answers 404 in French to %s, attached to no environment', async (who) => {

@@ -1,5 +1,11 @@
 import {
   CreateEnvironmentBodySchema,
+  CreateTierBodySchema,
+  RootSpacePageSchema,
+  TierListSchema,
+  TierParamsSchema,
+  TierSchema,
+  UpdateTierBodySchema,
   EnvironmentMembershipSchema,
   EnvironmentPageSchema,
   EnvironmentSchema,
@@ -13,10 +19,82 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/route-schemas.js';
+import { mailBaseUrl } from '../../platform/mail/outbox.js';
 import * as service from './environments.service.js';
 
-export const environmentsRoutes: FastifyPluginAsyncZod = async (app) => {
+export type EnvironmentsRoutesOptions = {
+  publicUrl: string | undefined;
+  /** An account's roles or environments changed: the cached contexts must go (decision 008). */
+  onContextChanged?: () => void;
+};
+
+export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions> = async (app, { publicUrl, onContextChanged }) => {
   const tags = ['Environnements'];
+
+  app.get(
+    '/root/spaces',
+    {
+      schema: {
+        tags,
+        summary: 'Les espaces, leurs superadmins, le palier en vigueur et leur usage (ROOT ; 404 pour les autres)',
+        querystring: ListEnvironmentsQuerySchema,
+        response: { 200: RootSpacePageSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) => service.listSpaces(app.db, request.ctx, request.query),
+  );
+
+  app.get(
+    '/environment/:uuid/tier',
+    {
+      schema: {
+        tags,
+        summary: "Les paliers de l'espace, triés par date de début, et celui en vigueur (ROOT ; 404 pour les autres)",
+        params: UuidParamsSchema,
+        response: { 200: TierListSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) => service.listTiers(app.db, request.ctx, request.params.uuid),
+  );
+
+  app.post(
+    '/environment/:uuid/tier',
+    {
+      schema: {
+        tags,
+        summary: "Ajoute un palier à l'espace : à partir de sa date de début (minuit, heure de Paris), prix par véhicule et par mois (ROOT)",
+        params: UuidParamsSchema,
+        body: CreateTierBodySchema,
+        response: { 201: TierSchema, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await service.createTier(app.db, request.ctx, request.params.uuid, request.body)),
+  );
+
+  app.patch(
+    '/environment/:uuid/tier/:tierUuid',
+    {
+      schema: {
+        tags,
+        summary: 'Modifie un palier (ROOT)',
+        params: TierParamsSchema,
+        body: UpdateTierBodySchema,
+        response: { 200: TierSchema, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    (request) => service.updateTier(app.db, request.ctx, request.params.uuid, request.params.tierUuid, request.body),
+  );
+
+  app.delete(
+    '/environment/:uuid/tier/:tierUuid',
+    {
+      schema: { tags, summary: 'Supprime un palier (ROOT)', params: TierParamsSchema, response: { 204: z.null(), ...errorResponses(400, 401, 404) } },
+    },
+    async (request, reply) => {
+      await service.deleteTier(app.db, request.ctx, request.params.uuid, request.params.tierUuid);
+      return reply.status(204).send(null);
+    },
+  );
 
   app.get(
     '/environment',
@@ -56,12 +134,16 @@ export const environmentsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Crée un espace (ROOT)',
+        summary: 'Crée un espace (ROOT), avec son premier superadmin invité par e-mail',
         body: CreateEnvironmentBodySchema,
         response: { 201: EnvironmentSchema, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.create(app.db, request.ctx, request.body)),
+    async (request, reply) => {
+      const created = await service.create(app.db, request.ctx, request.body, { service: app.mail, baseUrl: mailBaseUrl(publicUrl, request) });
+      if (request.body.superadmin) onContextChanged?.();
+      return reply.status(201).send(created);
+    },
   );
 
   app.patch(
@@ -72,7 +154,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Modifie un espace (son superadmin, ROOT)',
         params: UuidParamsSchema,
         body: UpdateEnvironmentBodySchema,
-        response: { 200: EnvironmentSchema, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: EnvironmentSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     (request) => service.update(app.db, request.ctx, request.params.uuid, request.body),

@@ -3,6 +3,7 @@ import { count } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentUsers } from '../../db/schema/environments.js';
+import { userTotp } from '../../db/schema/users.js';
 import { environmentHelpers, type EnvironmentFixtures, expectInvalid, expectNotFound, openEnvironments, UNKNOWN_UUID, type Who } from '../../../test/fixtures/environments.js';
 import type { TestContext } from '../../../test/test-app.js';
 
@@ -46,6 +47,7 @@ describe('POST /api/environment', () => {
     expect(created).toEqual({
       uuid: expect.any(String),
       title: 'Cabinet Zéphyr',
+      logo: null,
       refererEmail: 'referent@nouveau.fr',
       bookingUrl: 'https://rdv.nouveau.fr/agenda',
       tiers: [],
@@ -53,6 +55,7 @@ describe('POST /api/environment', () => {
       organizations: [],
       freeOrganizations: 3,
       stripeProductId: 'prod_nouveau',
+      requireSuperadminTotp: false,
     });
     const again = await call('root', { method: 'GET', url: `/api/environment/${created.uuid}` });
     expect(again.statusCode).toBe(200);
@@ -114,6 +117,20 @@ describe('PATCH /api/environment/:uuid', () => {
     expect(await readEnvironment(environment.uuid)).toMatchObject({ title: 'Nouveau nom', bookingUrl: null, refererEmail: 'avant@exemple.fr' });
   });
 
+  it('lets the managing superadmin and ROOT require two-factor sign-in of its superadmins', async () => {
+    const environment = await freshEnvironment();
+    const superadmin = await freshUser(['SUPERADMIN'], environment.uuid);
+    // Only a superadmin already signing in with a code may require it (decision 040).
+    await t.seed((tx) => tx.insert(userTotp).values({ userUuid: superadmin.uuid, secret: 'v1.essai', enabledAt: new Date() }));
+    expect((await call(superadmin.token, { method: 'GET', url: `/api/environment/${environment.uuid}` })).json().requireSuperadminTotp).toBe(false);
+    const response = await patch(superadmin.token, environment.uuid, { requireSuperadminTotp: true });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().requireSuperadminTotp).toBe(true);
+    expect((await readEnvironment(environment.uuid))!.requireSuperadminTotp).toBe(true);
+    expect((await patch('root', environment.uuid, { requireSuperadminTotp: false })).json().requireSuperadminTotp).toBe(false);
+    expect((await readEnvironment(environment.uuid))!.requireSuperadminTotp).toBe(false);
+  });
+
   it('lets ROOT edit any environment; an empty body changes nothing', async () => {
     const environment = await freshEnvironment();
     const response = await patch('root', environment.uuid, { refererEmail: 'APRES@exemple.fr' });
@@ -163,6 +180,7 @@ describe('PATCH /api/environment/:uuid', () => {
     [{ refererEmail: 'pas-un-email' }, 'refererEmail', 'Adresse e-mail invalide'],
     [{ bookingUrl: 'ftp://rdv.exemple.fr' }, 'bookingUrl', 'Lien de prise de rendez-vous invalide'],
     [{ freeOrganizations: -5 }, 'freeOrganizations', 'Le nombre doit être positif'],
+    [{ requireSuperadminTotp: 'oui' }, 'requireSuperadminTotp', 'Double authentification des superadministrateurs : vrai ou faux attendu'],
     [{ uuid: UNKNOWN_UUID }, '', 'Clé non reconnue'],
   ])('refuses %j with a French message and changes nothing', async (payload, path, message) => {
     const environment = await freshEnvironment();

@@ -57,12 +57,12 @@ beforeAll(async () => {
     const b = await createOrganization(tx, { title: 'Bêta BTP' });
     const plain = await createUser(tx, { email: 'membre@alpha.fr' });
     const other = await createUser(tx, { email: 'collegue@alpha.fr' });
-    const boss = await createUser(tx, { email: 'admin@alpha.fr', roles: ['ADMIN'] });
+    const boss = await createUser(tx, { email: 'admin@alpha.fr' });
     await linkUser(tx, a.uuid, other.uuid);
-    await linkUser(tx, a.uuid, boss.uuid);
-    const foreign = await createUser(tx, { email: 'admin@beta.fr', roles: ['ADMIN'] });
+    await linkUser(tx, a.uuid, boss.uuid, 'ADMIN');
+    const foreign = await createUser(tx, { email: 'admin@beta.fr' });
     await linkUser(tx, a.uuid, plain.uuid);
-    await linkUser(tx, b.uuid, foreign.uuid);
+    await linkUser(tx, b.uuid, foreign.uuid, 'ADMIN');
     return { orgA: a.uuid };
   }));
   member = await t.login('membre@alpha.fr');

@@ -30,8 +30,8 @@ beforeAll(async () => {
   t = await createTestApp({ JOBS_WORKER: 'true', JOBS_POLL_INTERVAL_SECONDS: '1' });
   ({ org } = await t.seed(async (tx) => {
     const o = await createOrganization(tx, { title: 'Transports Delta' });
-    const a = await createUser(tx, { email: 'admin@delta.fr', roles: ['ADMIN'] });
-    await linkUser(tx, o.uuid, a.uuid);
+    const a = await createUser(tx, { email: 'admin@delta.fr' });
+    await linkUser(tx, o.uuid, a.uuid, 'ADMIN');
     return { org: o.uuid };
   }));
   admin = await t.login('admin@delta.fr');

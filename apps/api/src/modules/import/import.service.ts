@@ -27,6 +27,7 @@ import { fleetMovements } from '../vehicules/vehicules.service.js';
 import { foldHeader } from './french-values.js';
 import { fieldsOf, labelOf, mappingIssues, parseRows, type RowError, suggestMapping } from './import.fields.js';
 import * as repo from './import.repository.js';
+import { observationsOf } from '../../platform/metrics/observations.js';
 import { IMPORT_LIMITS, readSpreadsheet, type Sheet } from './spreadsheet.js';
 
 const NOT_FOUND = 'Import introuvable';
@@ -469,6 +470,7 @@ export async function commit(deps: ImportDeps & { queue?: (tx: WriteTx, payload:
     return apply(tx, ctx, notifier, moved, input, sheet);
   });
   if (!counts) return commitAgain(deps.db, organizationUuid, importId);
+  observationsOf(deps.db).importRows(row.entity, counts);
   return { importId, status: 'committed' as const, ...counts };
 }
 
@@ -493,11 +495,12 @@ export async function runQueuedCommit(
   progressOf.set(importId, 0);
   try {
     const sheet = await loadSheet(deps.storage, row);
-    await write(async (tx) => {
+    const counts = await write(async (tx) => {
       const moved = await repo.transition(tx, importId, ['queued'], { status: 'running' });
-      if (!moved) return;
-      await apply(tx, ctx, notifier, moved, input, sheet, (percent) => progressOf.set(importId, percent));
+      if (!moved) return null;
+      return apply(tx, ctx, notifier, moved, input, sheet, (percent) => progressOf.set(importId, percent));
     });
+    if (counts) observationsOf(deps.db).importRows(row.entity, counts);
   } catch (error) {
     // Nothing was written (one transaction): the import says why and may be committed again.
     const message = error instanceof AppError ? error.message : "L'import a échoué : rien n'a été modifié. Réessayez.";

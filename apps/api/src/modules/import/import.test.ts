@@ -64,15 +64,15 @@ beforeAll(async () => {
     const a = await createOrganization(tx, { title: 'Transports Alpha' });
     const b = await createOrganization(tx, { title: 'Bêta BTP' });
     const c = await createOrganization(tx, { title: 'Gamma Livraisons' });
-    const adminUser = await createUser(tx, { email: 'admin@alpha.fr', roles: ['ADMIN'] });
+    const adminUser = await createUser(tx, { email: 'admin@alpha.fr' });
     const plain = await createUser(tx, { email: 'user@alpha.fr' });
-    const foreign = await createUser(tx, { email: 'admin@beta.fr', roles: ['ADMIN'] });
-    const fleet = await createUser(tx, { email: 'flotte@gamma.fr', roles: ['ADMIN'] });
+    const foreign = await createUser(tx, { email: 'admin@beta.fr' });
+    const fleet = await createUser(tx, { email: 'flotte@gamma.fr' });
     await createUser(tx, { email: 'orphelin@exemple.fr' });
-    await linkUser(tx, a.uuid, adminUser.uuid);
+    await linkUser(tx, a.uuid, adminUser.uuid, 'ADMIN');
     await linkUser(tx, a.uuid, plain.uuid);
-    await linkUser(tx, b.uuid, foreign.uuid);
-    await linkUser(tx, c.uuid, fleet.uuid);
+    await linkUser(tx, b.uuid, foreign.uuid, 'ADMIN');
+    await linkUser(tx, c.uuid, fleet.uuid, 'ADMIN');
     await createDrivers(tx, a.uuid, [{ firstName: 'Hélène', lastName: 'Lefèvre', email: 'helene.lefevre@transports-alpha.fr', phone: '+33600000000' }]);
     await createVehicules(tx, c.uuid, [
       { immatriculation: 'AB-123-CD', brand: 'Renault', model: 'Clio', entryDate: '2020-01-01' },

@@ -13,8 +13,8 @@ beforeAll(async () => {
   t = await createTestApp();
   await t.seed(async (tx) => {
     const org = await createOrganization(tx, { title: 'Transports Aller-Retour' });
-    const owner = await createUser(tx, { email: 'admin@aller-retour.fr', roles: ['ADMIN'] });
-    await linkUser(tx, org.uuid, owner.uuid);
+    const owner = await createUser(tx, { email: 'admin@aller-retour.fr' });
+    await linkUser(tx, org.uuid, owner.uuid, 'ADMIN');
     await createDrivers(tx, org.uuid, [
       { firstName: 'Hélène', lastName: 'Lefèvre', email: 'helene.lefevre@aller-retour.fr', phone: '+33612345678' },
       // A foreign number: its CSV cell starts with « + », neutralised by the export as « '+44 … ».

@@ -19,13 +19,13 @@ beforeAll(async () => {
   ({ orgA, orgB } = await t.seed(async (tx) => {
     const orgA = await createOrganization(tx, { title: 'Transports Alpha' });
     const orgB = await createOrganization(tx, { title: 'Logistique Bêta' });
-    const a = await createUser(tx, { email: 'admin@alpha.fr', roles: ['ADMIN'] });
+    const a = await createUser(tx, { email: 'admin@alpha.fr' });
     const u = await createUser(tx, { email: 'user@alpha.fr', roles: ['USER'] });
-    const b = await createUser(tx, { email: 'admin@beta.fr', roles: ['ADMIN'] });
+    const b = await createUser(tx, { email: 'admin@beta.fr' });
     const r = await createUser(tx, { email: 'root@plateforme.fr', roles: ['ROOT'] });
-    await linkUser(tx, orgA.uuid, a.uuid);
+    await linkUser(tx, orgA.uuid, a.uuid, 'ADMIN');
     await linkUser(tx, orgA.uuid, u.uuid);
-    await linkUser(tx, orgB.uuid, b.uuid);
+    await linkUser(tx, orgB.uuid, b.uuid, 'ADMIN');
     await linkUser(tx, orgA.uuid, r.uuid);
     return { orgA, orgB };
   }));

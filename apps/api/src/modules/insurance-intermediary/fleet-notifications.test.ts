@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openInsurance } from '../../../test/fixtures/insurance.js';
-import { startTestSmtpServer, type TestSmtpServer } from '../../../test/smtp-server.js';
+import { deliveringTo, startTestSmtpServer, type TestSmtpServer } from '../../../test/smtp-server.js';
 import type { TestContext } from '../../../test/test-app.js';
 import { mailOutbox } from '../../db/schema/mail.js';
 import { withTenant } from '../../db/scope.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { notifyFleetMovements } from './insurance-intermediary.service.js';
+import { until as waitUntil } from '../../../test/until.js';
 
 /**
  * Vehicles entering or leaving the fleet reach the current intermediary's production e-mail,
@@ -20,14 +21,7 @@ const PRODUCTION = 'production@courtier.exemple.fr';
 
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
-  ({ t, tokens, alpha } = await openInsurance({
-    PUBLIC_URL: 'https://flotte.exemple.fr',
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(smtp.port),
-    SMTP_FROM: 'FlotteAssur <no-reply@flotte.exemple.fr>',
-    JOBS_WORKER: 'true',
-    JOBS_POLL_INTERVAL_SECONDS: '0.5',
-  }));
+  ({ t, tokens, alpha } = await openInsurance(deliveringTo(smtp)));
 });
 afterAll(async () => {
   await t?.close();
@@ -38,13 +32,7 @@ afterAll(async () => {
  * A message is delivered by the job sent with it, or else by the minute's run: a message queued
  * while the previous delivery job still holds its one-second singleton waits for that run.
  */
-async function until(condition: () => boolean, timeoutMs = 75_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition never met');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (condition: () => boolean) => waitUntil(condition, 75_000);
 
 /** The messages queued for the intermediary so far (sent or not): what the changes asked to send. */
 const queued = () => t.seed((tx) => tx.select({ subject: mailOutbox.subject }).from(mailOutbox).where(eq(mailOutbox.recipient, PRODUCTION)));

@@ -172,7 +172,8 @@ describe('GET /api/organization-user', () => {
         environment: { uuid: f.envA.uuid, title: 'Cabinet Horizon' },
         subscription: null,
       },
-      user: { uuid: f.userA.uuid, firstName: 'Camille', lastName: 'Zola', email: 'user-a@exemple.fr', avatar: null },
+      user: { uuid: f.userA.uuid, firstName: 'Camille', lastName: 'Zola', email: 'user-a@exemple.fr', avatar: null, twoFactor: null },
+      role: 'USER',
     });
   });
 

@@ -1,8 +1,9 @@
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { MemberRole } from '@flotte/contract';
 import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { environments } from '../../db/schema/environments.js';
 import { organizations, organizationUsers } from '../../db/schema/organizations.js';
-import { users } from '../../db/schema/users.js';
+import { users, userTotp } from '../../db/schema/users.js';
 import { containsFolded, frenchOrder } from '../../db/search.js';
 
 // The database collates bytewise (C): order names the French way, accents and case folded.
@@ -83,7 +84,11 @@ const linkColumns = {
     lastName: users.lastName,
     email: users.email,
     avatarUrl: users.avatarUrl,
+    roles: users.roles,
+    /** Signs in with a code (decision 035): shown to those who may reset it. */
+    twoFactor: sql<boolean>`exists (select 1 from ${userTotp} where ${userTotp.userUuid} = ${users.uuid} and ${userTotp.enabledAt} is not null)`,
   },
+  role: organizationUsers.role,
 };
 
 export async function listLinks(
@@ -138,7 +143,7 @@ export async function findLink(tx: ReadTx, linkUuid: string) {
 
 export async function findLinkFor(tx: ReadTx, organizationUuid: string, userUuid: string) {
   const [row] = await tx
-    .select({ uuid: organizationUsers.uuid })
+    .select({ uuid: organizationUsers.uuid, role: organizationUsers.role })
     .from(organizationUsers)
     .where(and(eq(organizationUsers.organizationUuid, organizationUuid), eq(organizationUsers.userUuid, userUuid)))
     .limit(1);
@@ -155,13 +160,46 @@ export async function hasLinkInEnvironment(tx: ReadTx, userUuid: string, environ
   return Boolean(row);
 }
 
-export async function insertLink(tx: WriteTx, organizationUuid: string, userUuid: string) {
+export async function insertLink(tx: WriteTx, organizationUuid: string, userUuid: string, role: MemberRole = 'USER') {
   const [row] = await tx
     .insert(organizationUsers)
-    .values({ organizationUuid, userUuid })
+    .values({ organizationUuid, userUuid, role })
     .onConflictDoNothing()
     .returning({ uuid: organizationUsers.uuid });
   return row?.uuid ?? null;
+}
+
+export async function updateLinkRole(tx: WriteTx, linkUuid: string, role: MemberRole) {
+  await tx.update(organizationUsers).set({ role }).where(eq(organizationUsers.uuid, linkUuid));
+}
+
+/**
+ * The organizations (all of the user's, or only `organizationUuid`) where the user is the only
+ * ADMIN member. The administrators' links of those organizations are locked first (FOR UPDATE)
+ * until the caller's transaction ends: of two administrators demoting or removing each other at
+ * the same time, the second sees the first's change and is refused.
+ */
+export async function organizationsWhereLastAdmin(tx: WriteTx, userUuid: string, organizationUuid?: string) {
+  const own = organizationUuid === undefined ? sql`true` : sql`ou.organization_uuid = ${organizationUuid}`;
+  await tx.execute(sql`
+    SELECT a.uuid FROM organization_users a
+    WHERE a.role = 'ADMIN' AND a.organization_uuid IN (
+      SELECT ou.organization_uuid FROM organization_users ou WHERE ou.user_uuid = ${userUuid} AND ou.role = 'ADMIN' AND ${own})
+    ORDER BY a.uuid FOR UPDATE`);
+  const rows = await tx
+    .select({ uuid: organizations.uuid, title: organizations.title })
+    .from(organizationUsers)
+    .innerJoin(organizations, eq(organizations.uuid, organizationUsers.organizationUuid))
+    .where(
+      and(
+        eq(organizationUsers.userUuid, userUuid),
+        eq(organizationUsers.role, 'ADMIN'),
+        organizationUuid === undefined ? undefined : eq(organizationUsers.organizationUuid, organizationUuid),
+        sql`not exists (select 1 from ${organizationUsers} other where other.organization_uuid = ${organizationUsers.organizationUuid} and other.role = 'ADMIN' and other.user_uuid <> ${userUuid})`,
+      ),
+    )
+    .orderBy(frenchOrder(organizations.title), asc(organizations.uuid));
+  return rows;
 }
 
 export async function deleteLink(tx: WriteTx, linkUuid: string) {

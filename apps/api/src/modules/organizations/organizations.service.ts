@@ -1,6 +1,7 @@
 import type {
   CreateOrganizationUserBodySchema,
   ListOrganizationUsersQuerySchema,
+  MemberRole,
   Organization,
   OrganizationUser,
   PaginatedSearchQuery,
@@ -9,7 +10,7 @@ import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { withSystem, type ReadTx, type WriteTx } from '../../db/scope.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
-import { type AuthContext, isAdmin, isRoot, isSuperadmin, managesEnvironment } from '../../lib/auth-context.js';
+import { type AuthContext, isRoot, isSuperadmin, managesEnvironment } from '../../lib/auth-context.js';
 import { offsetOf, toPage } from '../../lib/pagination.js';
 import * as repo from './organizations.repository.js';
 
@@ -23,7 +24,11 @@ export function toOrganization(row: repo.OrganizationRow): Organization {
   };
 }
 
-function toOrganizationUser(row: repo.LinkRow): OrganizationUser {
+/**
+ * A member as the API shows it. `twoFactor` (whether it signs in with a code) only for those who
+ * may reset it — the environment's superadmin, ROOT (member-two-factor.ts) —, null for the others.
+ */
+export function toOrganizationUser(row: repo.LinkRow, showTwoFactor = false): OrganizationUser {
   return {
     uuid: row.uuid,
     organization: toOrganization(row.organization as repo.OrganizationRow),
@@ -33,13 +38,21 @@ function toOrganizationUser(row: repo.LinkRow): OrganizationUser {
       lastName: row.user.lastName,
       email: row.user.email,
       avatar: row.user.avatarUrl ? { url: row.user.avatarUrl } : null,
+      twoFactor: showTwoFactor ? row.user.twoFactor : null,
     },
+    role: row.role,
   };
 }
 
 /** Used by other modules (users: organization switch) to check environment management. */
 export async function findOrganizationEnvironment(tx: ReadTx, organizationUuid: string): Promise<string | null> {
   return (await repo.findOrganization(tx, organizationUuid))?.environmentUuid ?? null;
+}
+
+/** One organization as the contract says (no access check here). */
+export async function findOrganization(tx: ReadTx, organizationUuid: string): Promise<Organization | null> {
+  const row = await repo.findOrganization(tx, organizationUuid);
+  return row ? toOrganization(row) : null;
 }
 
 /** Is the user a member of at least one organization of this environment? (environment service) */
@@ -77,35 +90,61 @@ export async function listOfMyEnvironments(db: Database, ctx: AuthContext, query
   return toPage(rows.map(toOrganization), total, query.page, query.limit);
 }
 
+export const MEMBERS_ADMIN_ONLY_MESSAGE = "Seul un administrateur peut gérer les membres de l'organisation";
+export const LAST_ADMIN_REMOVE_MESSAGE =
+  "Impossible de retirer le dernier administrateur de l'organisation : nommez d'abord un autre membre administrateur.";
+export const LAST_ADMIN_DEMOTE_MESSAGE =
+  "Impossible de retirer son rôle au dernier administrateur de l'organisation : nommez d'abord un autre membre administrateur.";
+
 /**
- * May the caller manage the members of this organization? Unknown or invisible → 404 (with the
+ * The organizations where this user is the only administrator (all of them, or only
+ * `organizationUuid`), their administrators' links locked until the transaction ends. Account
+ * deletion refuses a user who is one; removing or demoting that member is refused (409). In a
+ * system-scope write transaction (withSystem).
+ */
+export async function organizationsWhereLastAdmin(tx: WriteTx, userUuid: string, organizationUuid?: string): Promise<{ uuid: string; title: string }[]> {
+  return repo.organizationsWhereLastAdmin(tx, userUuid, organizationUuid);
+}
+
+/**
+ * May the caller manage the members (or the logo, decision 042) of this organization? Unknown or invisible → 404 (with the
  * caller's own "not found" message, so a foreign id reads like an unknown one), visible but not
  * allowed → 403.
  */
-async function assertCanManageMembers(tx: ReadTx, ctx: AuthContext, organizationUuid: string, notFound = 'Organisation introuvable') {
+export async function assertCanManageMembers(
+  tx: ReadTx,
+  ctx: AuthContext,
+  organizationUuid: string,
+  notFound = 'Organisation introuvable',
+  forbidden = MEMBERS_ADMIN_ONLY_MESSAGE,
+) {
   const organization = await repo.findOrganization(tx, organizationUuid);
   if (!organization) throw new NotFoundError(notFound);
   if (isRoot(ctx) || managesEnvironment(ctx, organization.environmentUuid)) return organization;
   const member = await repo.findLinkFor(tx, organizationUuid, ctx.userUuid);
   if (!member) throw new NotFoundError(notFound);
-  if (!isAdmin(ctx)) throw new ForbiddenError("Seul un administrateur peut gérer les membres de l'organisation");
+  // The role of this organization's link, not the current one's (decision 034); a superadmin
+  // member stays an administrator wherever it is a member, as isAdmin says.
+  if (member.role !== 'ADMIN' && !isSuperadmin(ctx)) throw new ForbiddenError(forbidden);
   return organization;
 }
 
 export async function listLinks(db: Database, ctx: AuthContext, query: z.output<typeof ListOrganizationUsersQuerySchema>) {
   const options = { search: query.search, limit: query.limit, offset: offsetOf(query.page, query.limit) };
-  const { rows, total } = await withSystem(db, async (tx) => {
-    if (!query.organization) return repo.listLinks(tx, { userUuid: ctx.userUuid }, options);
+  const { rows, total, manages } = await withSystem(db, async (tx) => {
+    if (!query.organization) return { ...(await repo.listLinks(tx, { userUuid: ctx.userUuid }, options)), manages: false };
     const organization = await repo.findOrganization(tx, query.organization);
-    const visible =
-      organization &&
-      (isRoot(ctx) ||
-        managesEnvironment(ctx, organization.environmentUuid) ||
-        (await repo.findLinkFor(tx, organization.uuid, ctx.userUuid)));
+    const manages = organization !== null && (isRoot(ctx) || managesEnvironment(ctx, organization.environmentUuid));
+    const visible = organization && (manages || (await repo.findLinkFor(tx, organization.uuid, ctx.userUuid)));
     if (!visible) throw new NotFoundError('Organisation introuvable');
-    return repo.listLinks(tx, { organizationUuid: organization.uuid }, options);
+    return { ...(await repo.listLinks(tx, { organizationUuid: organization.uuid }, options)), manages };
   });
-  return toPage(rows.map(toOrganizationUser), total, query.page, query.limit);
+  return toPage(
+    rows.map((row) => toOrganizationUser(row, manages)),
+    total,
+    query.page,
+    query.limit,
+  );
 }
 
 export async function createLink(db: Database, ctx: AuthContext, body: z.output<typeof CreateOrganizationUserBodySchema>) {
@@ -124,20 +163,43 @@ export async function createLink(db: Database, ctx: AuthContext, body: z.output<
   });
 }
 
+export const LINK_NOT_FOUND = "Lien d'organisation introuvable";
+
 export async function deleteLink(db: Database, ctx: AuthContext, linkUuid: string) {
   await withSystem(db, async (tx) => {
-    const notFound = "Lien d'organisation introuvable";
     const link = await repo.findLink(tx, linkUuid);
-    if (!link) throw new NotFoundError(notFound);
-    await assertCanManageMembers(tx, ctx, link.organizationUuid, notFound);
+    if (!link) throw new NotFoundError(LINK_NOT_FOUND);
+    await assertCanManageMembers(tx, ctx, link.organizationUuid, LINK_NOT_FOUND);
+    if (link.role === 'ADMIN' && (await repo.organizationsWhereLastAdmin(tx, link.user.uuid, link.organizationUuid)).length > 0) {
+      throw new ConflictError(LAST_ADMIN_REMOVE_MESSAGE);
+    }
     await repo.deleteLink(tx, linkUuid);
   });
 }
 
+/** An administrator changes a member's role in its organization (ADMIN or USER); never the last ADMIN to USER. */
+export async function updateLinkRole(db: Database, ctx: AuthContext, linkUuid: string, role: MemberRole): Promise<OrganizationUser> {
+  return withSystem(db, async (tx) => {
+    const link = await repo.findLink(tx, linkUuid);
+    if (!link) throw new NotFoundError(LINK_NOT_FOUND);
+    await assertCanManageMembers(tx, ctx, link.organizationUuid, LINK_NOT_FOUND);
+    if (link.role === role) return toOrganizationUser(link);
+    if (role === 'USER' && (await repo.organizationsWhereLastAdmin(tx, link.user.uuid, link.organizationUuid)).length > 0) {
+      throw new ConflictError(LAST_ADMIN_DEMOTE_MESSAGE);
+    }
+    await repo.updateLinkRole(tx, linkUuid, role);
+    return toOrganizationUser({ ...link, role });
+  });
+}
+
 /** For the demo seed and tests. */
-export async function createOrganization(tx: WriteTx, values: { title: string; environmentUuid?: string | null; avatarUrl?: string | null }) {
+export async function createOrganization(
+  tx: WriteTx,
+  values: { title: string; environmentUuid?: string | null; avatarUrl?: string | null; siren?: string | null; siret?: string | null; address?: string | null; fleetSize?: string | null },
+) {
   return repo.insertOrganization(tx, values);
 }
-export async function addMember(tx: WriteTx, organizationUuid: string, userUuid: string) {
-  return repo.insertLink(tx, organizationUuid, userUuid);
+/** Links a user to an organization with a role (seed, tests, invitations, onboarding); null when already a member. */
+export async function addMember(tx: WriteTx, organizationUuid: string, userUuid: string, role: MemberRole): Promise<string | null> {
+  return repo.insertLink(tx, organizationUuid, userUuid, role);
 }

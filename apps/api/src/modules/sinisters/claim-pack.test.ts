@@ -50,9 +50,9 @@ beforeAll(async () => {
     const a = await createOrganization(tx, { title: 'Transports Alpha' });
     const b = await createOrganization(tx, { title: 'Bêta BTP' });
     const plain = await createUser(tx, { email: 'membre@alpha.fr' });
-    const foreign = await createUser(tx, { email: 'admin@beta.fr', roles: ['ADMIN'] });
+    const foreign = await createUser(tx, { email: 'admin@beta.fr' });
     await linkUser(tx, a.uuid, plain.uuid);
-    await linkUser(tx, b.uuid, foreign.uuid);
+    await linkUser(tx, b.uuid, foreign.uuid, 'ADMIN');
     const [d] = await createDrivers(tx, a.uuid, [{ firstName: 'Hélène', lastName: 'Lefèvre' }]);
     const [v] = await createVehicules(tx, a.uuid, [{ immatriculation: 'AB123CD', brand: 'Renault', model: 'Clio' }]);
     const [s1, s2] = await createSinisters(tx, a.uuid, [

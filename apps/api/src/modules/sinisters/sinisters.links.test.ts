@@ -20,10 +20,10 @@ beforeAll(async () => {
   ({ v, d } = await t.seed(async (tx) => {
     const orgA = await createOrganization(tx, { title: 'Transports Alpha' });
     const orgB = await createOrganization(tx, { title: 'Bêta BTP' });
-    const a = await createUser(tx, { email: 'admin@alpha.fr', roles: ['ADMIN'] });
-    const b = await createUser(tx, { email: 'admin@beta.fr', roles: ['ADMIN'] });
-    await linkUser(tx, orgA.uuid, a.uuid);
-    await linkUser(tx, orgB.uuid, b.uuid);
+    const a = await createUser(tx, { email: 'admin@alpha.fr' });
+    const b = await createUser(tx, { email: 'admin@beta.fr' });
+    await linkUser(tx, orgA.uuid, a.uuid, 'ADMIN');
+    await linkUser(tx, orgB.uuid, b.uuid, 'ADMIN');
     const [clio, master] = await createVehicules(tx, orgA.uuid, [
       { immatriculation: 'AB-123-CD', brand: 'Renault', model: 'Clio' },
       { immatriculation: 'EF-456-GH', brand: 'Renault', model: 'Master' },

@@ -1,7 +1,9 @@
 import {
   ExportSinistersQuerySchema,
   CreateSinisterBodySchema,
+  GuaranteeBodySchema,
   GuaranteeListSchema,
+  GuaranteeSchema,
   ListSinistersQuerySchema,
   SinisterPageSchema,
   SinisterSchema,
@@ -15,6 +17,7 @@ import { registerRoutes } from '../../lib/register-routes.js';
 import { errorResponses } from '../../lib/route-schemas.js';
 import { contentDisposition } from '../../lib/spreadsheet-export.js';
 import { claimPack } from './claim-pack.js';
+import * as guaranteesService from './guarantees.service.js';
 import * as service from './sinisters.service.js';
 
 export const sinistersRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -24,6 +27,28 @@ export const sinistersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/guarantees',
     { schema: { tags, summary: 'Garanties, dans l’ordre de la liste de référence', response: { 200: GuaranteeListSchema, ...errorResponses(400, 401, 403) } } },
     (request) => service.listGuarantees(app.db, request.ctx),
+  );
+
+  app.post(
+    '/guarantees',
+    {
+      schema: { tags, summary: 'Ajoute une garantie en fin de liste (ROOT)', body: GuaranteeBodySchema, response: { 201: GuaranteeSchema, ...errorResponses(400, 401, 403, 409) } },
+    },
+    async (request, reply) => reply.status(201).send(await guaranteesService.create(app.db, request.ctx, request.body)),
+  );
+
+  app.patch(
+    '/guarantees/:uuid',
+    {
+      schema: {
+        tags,
+        summary: 'Renomme une garantie (ROOT) : toutes les listes de sinistres affichent aussitôt le nouveau libellé',
+        params: UuidParamsSchema,
+        body: GuaranteeBodySchema,
+        response: { 200: GuaranteeSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    (request) => guaranteesService.rename(app.db, request.ctx, request.params.uuid, request.body),
   );
 
   app.get(

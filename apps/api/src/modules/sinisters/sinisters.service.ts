@@ -12,9 +12,9 @@ import {
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { findRecord, insertRecord, updateRecord } from '../../db/records.js';
-import { type ReadTx, readTenant, withTenant } from '../../db/scope.js';
+import { type ReadTx, readSystem, readTenant, withTenant } from '../../db/scope.js';
 import { BadRequestError, NotFoundError } from '../../errors.js';
-import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
+import { type AuthContext, isRoot, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
 import { completeWithDocuments, recordsWithDocuments } from '../documents/documents.service.js';
 import * as repo from './sinisters.repository.js';
@@ -62,6 +62,8 @@ export function toSinister(row: repo.SinisterRow): Sinister {
 }
 
 export async function listGuarantees(db: Database, ctx: AuthContext): Promise<Guarantee[]> {
+  // ROOT edits the list from /root/spaces, with or without a current organization (decision 043).
+  if (isRoot(ctx) && !ctx.organizationUuid) return readSystem(db, (tx) => repo.listGuarantees(tx));
   return readTenant(db, requireOrganization(ctx), (tx) => repo.listGuarantees(tx));
 }
 

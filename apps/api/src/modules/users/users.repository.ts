@@ -12,7 +12,7 @@ const userEnvironment = alias(environments, 'user_environment');
 
 export async function findCredentialsByEmail(tx: ReadTx, email: string) {
   const [row] = await tx
-    .select({ uuid: users.uuid, passwordHash: users.passwordHash })
+    .select({ uuid: users.uuid, passwordHash: users.passwordHash, emailConfirmedAt: users.emailConfirmedAt })
     .from(users)
     .where(sql`lower(${users.email}) = lower(${email})`)
     .limit(1);
@@ -32,7 +32,7 @@ export async function findProfile(tx: ReadTx, userUuid: string) {
   const [row] = await tx
     .select({
       user: users,
-      organizationUser: { uuid: organizationUsers.uuid },
+      organizationUser: { uuid: organizationUsers.uuid, role: organizationUsers.role },
       organization: {
         uuid: organizations.uuid,
         title: organizations.title,
@@ -72,6 +72,7 @@ export async function findContext(tx: ReadTx, userUuid: string, sessionUuid?: st
       roles: users.roles,
       organizationUserUuid: users.currentOrganizationUserUuid,
       organizationUuid: organizationUsers.organizationUuid,
+      memberRole: organizationUsers.role,
       environmentUuids: sql<string[]>`coalesce((select array_agg(${environmentUsers.environmentUuid}) from ${environmentUsers} where ${environmentUsers.userUuid} = ${users.uuid}), '{}')`,
     })
     .from(users)

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { readSystem, withSystem, type WriteTx } from '../../db/scope.js';
 import { NotFoundError } from '../../errors.js';
-import { type AuthContext, isRoot, managesEnvironment } from '../../lib/auth-context.js';
+import { type AuthContext, effectiveRoles, isRoot, managesEnvironment } from '../../lib/auth-context.js';
 import type { TokenSubject } from '../../lib/tokens.js';
 import { findOrganizationEnvironment } from '../organizations/organizations.service.js';
 import * as repo from './users.repository.js';
@@ -15,7 +15,7 @@ function toUser(row: repo.ProfileRow): User {
     email: user.email,
     firstName: user.firstName,
     lastName: user.lastName,
-    roles: user.roles as User['roles'],
+    roles: effectiveRoles(user.roles, organizationUser?.role),
     avatar: user.avatarUrl ? { url: user.avatarUrl } : null,
     description: user.description,
     phone: user.phone,
@@ -34,6 +34,7 @@ function toUser(row: repo.ProfileRow): User {
         : null,
     currentEnvironmentUser: environmentUser && environment ? { uuid: environmentUser.uuid, environment } : null,
     cguAcceptedVersion: user.cguAcceptedVersion,
+    onboardingStep: user.onboardingStep as User['onboardingStep'],
   };
 }
 
@@ -50,7 +51,7 @@ export async function loadContext(db: Database, subject: TokenSubject): Promise<
   return {
     userUuid: row.uuid,
     sessionUuid: subject.sessionUuid,
-    roles: row.roles,
+    roles: effectiveRoles(row.roles, row.memberRole),
     organizationUuid: row.organizationUuid,
     organizationUserUuid: row.organizationUserUuid,
     environmentUuids: row.environmentUuids,

@@ -22,6 +22,7 @@ import { registerService } from '../../lib/register-service.js';
 import { completeWithDocuments, recordsWithDocuments } from '../documents/documents.service.js';
 import { type FleetMovement, type FleetNotifier, notifyFleetMovements } from '../insurance-intermediary/insurance-intermediary.service.js';
 import * as repo from './vehicules.repository.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 
 const NOT_FOUND = 'Véhicule introuvable';
 
@@ -65,16 +66,6 @@ function missingFields(v: Pick<repo.VehiculeRow, 'brand' | 'model' | 'type' | 'i
   if (!v.type) issues.push({ path: 'type', message: 'La catégorie est obligatoire' });
   if (!v.immatriculation) issues.push({ path: 'immatriculation', message: "L'immatriculation est obligatoire" });
   return issues;
-}
-
-/** Two requests racing for one plate both pass the check; the unique index stops the second (23505). */
-function isUniqueViolation(error: unknown): boolean {
-  let current = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 async function guardPlate<T>(plate: () => string | null | undefined, work: Promise<T>): Promise<T> {

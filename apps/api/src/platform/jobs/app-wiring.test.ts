@@ -5,6 +5,7 @@ import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { defineJob } from './define-job.js';
+import { until } from '../../../test/until.js';
 
 const ENV = { APP_SECRET: 'test-secret-0123456789-0123456789-abcdef', LOG_LEVEL: 'silent', JOBS_POLL_INTERVAL_SECONDS: '0.5' };
 
@@ -18,13 +19,6 @@ function kindRecording(runs: string[]) {
   return defineJob({ name: 'test.app-wiring', tenant: false, payload: z.object({ label: z.string() }), handler: async ({ payload }) => void runs.push(payload.label) });
 }
 
-async function until(condition: () => boolean, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition never met');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('buildApp wires the job queue', () => {
   it('starts it when the app is ready, runs registered kinds, and stops it when the app closes', async () => {

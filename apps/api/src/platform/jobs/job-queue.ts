@@ -1,7 +1,9 @@
 import type { PGlite } from '@electric-sql/pglite';
 import PgBoss from 'pg-boss';
+import { runAsNoOne } from '../../db/actor.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { holdsTurn } from '../../db/fair-share.js';
+import { observationsOf } from '../metrics/observations.js';
 import { afterCommit, type ReadTx, readSystem, readTenant, withSystem, withTenant, type WriteTx } from '../../db/scope.js';
 import { type JobKind, JobPayloadError, PermanentJobError, payloadIssues, type SendOptions } from './define-job.js';
 import { PgliteQueueSql, PostgresQueueSql, QUEUE_SCHEMA, sendInTransaction, type TrackedQueueSql } from './queue-sql.js';
@@ -230,7 +232,8 @@ export class JobQueue {
       const parsed = kind.schema.safeParse(job.data);
       if (!parsed.success) throw new PermanentJobError(new JobPayloadError(kind.name, payloadIssues(parsed.error)).message);
       const context = { payload: parsed.data, jobId: job.id, attempt, signal: controller.signal, send: this.send.bind(this), ...this.scopeOf(kind, parsed.data) };
-      const handled = kind.run(context);
+      // Without the actor of whichever request woke the worker: a job writes as the platform (decision 041).
+      const handled = runAsNoOne(() => kind.run(context));
       // A handler that ignores its signal is left behind: its job is failed (and retried) now.
       handled.catch(() => undefined);
       await new Promise<void>((resolve, reject) => {
@@ -238,6 +241,7 @@ export class JobQueue {
         handled.then(resolve, reject);
       });
       this.options.logger.debug(log, 'tâche terminée');
+      observationsOf(this.database.db).job(kind.name, 'completed');
     } catch (error) {
       const output = failureOutput(error);
       const permanent = error instanceof PermanentJobError;
@@ -250,6 +254,7 @@ export class JobQueue {
       const final = permanent || job.retryCount >= job.retryLimit;
       if (final) this.options.logger.error({ ...log, error: output.message }, 'tâche en échec définitif : lettre morte');
       else this.options.logger.warn({ ...log, error: output.message }, 'tâche en échec : nouvel essai prévu');
+      observationsOf(this.database.db).job(kind.name, final ? 'failed' : 'retried');
       throw new JobFailed(output);
     } finally {
       clearTimeout(timer);
@@ -316,6 +321,33 @@ export class JobQueue {
    */
   isReady(): boolean {
     return this.started && !this.stopping && (!this.worker || this.sql?.isHealthy === true);
+  }
+
+  /** Jobs running in this process now (the metrics' gauge). */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Per registered kind, the jobs due and not taken yet (created, or failed and due for their
+   * retry; not those set to start later) and the dead letters kept, for every process: one grouped
+   * read of the queue's table (the metrics).
+   */
+  async waiting(): Promise<{ kind: string; queued: number; deadLetters: number }[]> {
+    if (!this.started) return [];
+    const kinds = [...this.kinds.values()];
+    const { rows } = await this.sql.executeSql(
+      `SELECT name, count(*) FILTER (WHERE start_after <= now())::int AS due, count(*)::int AS n FROM ${QUEUE_SCHEMA}.job
+       WHERE state IN ('created', 'retry') AND name = ANY($1::text[]) GROUP BY name`,
+      [kinds.flatMap((kind) => [kind.name, kind.deadLetterName])],
+    );
+    const counts = new Map((rows as { name: string; due: number; n: number }[]).map((row) => [row.name, row]));
+    return kinds.map((kind) => ({
+      kind: kind.name,
+      queued: Number(counts.get(kind.name)?.due ?? 0),
+      // A dead letter is kept in created state and never worked: all of them count.
+      deadLetters: Number(counts.get(kind.deadLetterName)?.n ?? 0),
+    }));
   }
 
   /** One job, archived ones included (tests, support). */

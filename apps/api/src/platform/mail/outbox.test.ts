@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Config } from '../../config.js';
 import { type DatabaseHandle, openPostgres } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema/mail.js';
+import { environments } from '../../db/schema/environments.js';
 import { readSystem, readTenant, withSystem, withTenant } from '../../db/scope.js';
 import { createEnvironment, createOrganization } from '../../seed/factories.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../../../test/smtp-server.js';
@@ -125,6 +126,21 @@ describe('queueMail', () => {
       }),
     );
     expect(await rowOf(uuid)).toMatchObject({ organizationUuid: null, subject: 'Réinitialisation de votre mot de passe Cabinet Martin' });
+  });
+
+  it("shows its environment's logo, made absolute under the base URL, once the broker has one (decision 042)", async () => {
+    const logoUrl = '/api/environment/3e000000-0000-4000-8000-00000000a042/logo/v1';
+    const environment = await withSystem(database.db, async (tx) => {
+      const created = await createEnvironment(tx, { title: 'Cabinet Logo' });
+      await tx.update(environments).set({ logoUrl }).where(eq(environments.uuid, created.uuid));
+      return created;
+    });
+    const { uuid } = await withSystem(database.db, (tx) =>
+      queueMail(tx, { template: 'password-reset', to: 'logo@exemple.fr', data: { firstName: 'Lou', token: TOKEN, expiresInMinutes: 60 }, baseUrl: BASE_URL, environmentUuid: environment.uuid }),
+    );
+    expect((await rowOf(uuid)).html).toContain(`src="${BASE_URL}${logoUrl}"`);
+    // Without one, no image at all.
+    expect((await queueRecovery().then(({ uuid: plain }) => rowOf(plain))).html).not.toContain('<img');
   });
 
   it("refuses a message for another organization from a tenant's transaction", async () => {

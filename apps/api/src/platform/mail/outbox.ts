@@ -5,6 +5,7 @@ import { environments } from '../../db/schema/environments.js';
 import { mailOutbox } from '../../db/schema/mail.js';
 import { organizations } from '../../db/schema/organizations.js';
 import { readSystem, withSystem, type WriteTx } from '../../db/scope.js';
+import { observationsOf } from '../metrics/observations.js';
 import type { Mailer } from './mailer.js';
 import { type Brand, DEFAULT_BRAND, type MailTemplate, renderMail } from './render.js';
 import { MAIL_TEMPLATES, type MailTemplateData, type MailTemplateName } from './templates.js';
@@ -38,20 +39,24 @@ export type QueueMailInput<K extends MailTemplateName> = {
 const RecipientSchema = z.email().max(254);
 
 /**
- * The name (and logo, once environments have one) of the message's environment: its
- * organization's, else the one given, else the product's.
+ * The name and logo (decision 042: its versioned public URL, made absolute by the renderer) of the
+ * message's environment: its organization's, else the one given, else the product's.
  */
 async function brandOf(tx: WriteTx, organizationUuid: string | undefined, environmentUuid: string | undefined): Promise<Brand> {
   const [row] = await tx
-    .select({ title: environments.title })
+    .select({ title: environments.title, logoUrl: environments.logoUrl })
     .from(organizations)
     .innerJoin(environments, eq(environments.uuid, organizations.environmentUuid))
     .where(eq(organizations.uuid, organizationUuid ?? sql`app_current_org()`))
     .limit(1);
-  if (row) return { name: row.title, logoUrl: null };
+  if (row) return { name: row.title, logoUrl: row.logoUrl };
   if (environmentUuid && !organizationUuid) {
-    const [environment] = await tx.select({ title: environments.title }).from(environments).where(eq(environments.uuid, environmentUuid)).limit(1);
-    if (environment) return { name: environment.title, logoUrl: null };
+    const [environment] = await tx
+      .select({ title: environments.title, logoUrl: environments.logoUrl })
+      .from(environments)
+      .where(eq(environments.uuid, environmentUuid))
+      .limit(1);
+    if (environment) return { name: environment.title, logoUrl: environment.logoUrl };
   }
   return DEFAULT_BRAND;
 }
@@ -205,6 +210,7 @@ export async function deliverDueMessages(options: DeliverOptions): Promise<Deliv
         tx.update(mailOutbox).set({ status: 'dead', lastError: 'Bail expiré à chaque essai : envoi abandonné' }).where(held(message)),
       );
       report.dead++;
+      observationsOf(options.db).mail('dead');
       options.logger?.error({ outboxUuid: message.uuid, attempts: message.attempts }, 'e-mail abandonné');
       continue;
     }
@@ -228,6 +234,7 @@ export async function deliverDueMessages(options: DeliverOptions): Promise<Deliv
           )
           .where(held(message)),
       );
+      observationsOf(options.db).mail(dead ? 'dead' : 'retried');
       if (dead) {
         report.dead++;
         options.logger?.error({ outboxUuid: message.uuid, attempts: message.attempts, error: lastError }, 'e-mail abandonné');
@@ -247,6 +254,7 @@ export async function deliverDueMessages(options: DeliverOptions): Promise<Deliv
         .returning({ uuid: mailOutbox.uuid }),
     );
     report.sent++;
+    observationsOf(options.db).mail('sent');
     const ids = { outboxUuid: message.uuid, messageId: result.messageId };
     if (settled.length === 0) {
       // The lease ran out during the send and another deliverer took the message over.

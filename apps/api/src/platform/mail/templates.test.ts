@@ -224,3 +224,52 @@ describe('document-expiry', () => {
     expect(() => renderMail(MAIL_TEMPLATES['document-expiry'], { ...base, documents: [] }, plain)).toThrow();
   });
 });
+
+describe('survey-invitation', () => {
+  const data = { surveyTitle: 'Satisfaction 2026', organizationTitle: 'Transports Lefèvre', introduction: 'Trois questions <rapides>.', token: TOKEN, expiresOn: '26/12/2026' };
+
+  it('reads in French: the survey, the organization, the introduction, a personal link to /survey/{token} and its last day', () => {
+    const text = renderMailToText(MAIL_TEMPLATES['survey-invitation'], data, plain);
+    expect(text).toContain('Objet : FlotteAssur vous pose quelques questions : Satisfaction 2026');
+    expect(text).toContain('en tant que membre de Transports Lefèvre');
+    expect(text).toContain('Trois questions <rapides>.');
+    expect(text).toContain(`Répondre au questionnaire :\nhttps://flotte.exemple.fr/survey/${TOKEN}`);
+    expect(text).toContain('fonctionne jusqu’au 26/12/2026');
+    expect(renderMail(MAIL_TEMPLATES['survey-invitation'], data, plain).html).toContain('Trois questions &lt;rapides&gt;.');
+  });
+
+  it('leaves the introduction out when there is none', () => {
+    expect(renderMailToText(MAIL_TEMPLATES['survey-invitation'], { ...data, introduction: null }, plain)).not.toContain('rapides');
+  });
+});
+
+describe('two-factor-reset', () => {
+  it('reads in French: who turned it off for which organization, the sessions closed, the way back on /account', () => {
+    const text = renderMailToText(MAIL_TEMPLATES['two-factor-reset'], { firstName: 'Léa', by: 'Claire Dupont', organization: 'Transports <Martin>' }, plain);
+    expect(text).toContain('Objet : La double authentification de votre compte FlotteAssur a été désactivée');
+    expect(text).toContain('Bonjour Léa,');
+    expect(text).toContain('Claire Dupont a désactivé la double authentification de votre compte FlotteAssur, à la demande de l’organisation Transports <Martin>.');
+    expect(text).toContain('Vos sessions ouvertes ont été fermées.');
+    expect(text).toContain('Réactiver la double authentification :\nhttps://flotte.exemple.fr/account');
+    expect(renderMail(MAIL_TEMPLATES['two-factor-reset'], { firstName: 'Léa', by: 'Claire Dupont', organization: 'Transports <Martin>' }, plain).html).toContain('Transports &lt;Martin&gt;');
+  });
+});
+
+describe('space-invitation', () => {
+  const data = { firstName: 'Inès', inviterName: 'Alex Moreau', environmentTitle: 'Cabinet <Levant>', token: TOKEN, expiresInDays: 7 };
+
+  it('gives a new superadmin a link to choose its password, valid 7 days', () => {
+    const text = renderMailToText(MAIL_TEMPLATES['space-invitation'], data, plain);
+    expect(text).toContain('Objet : Vous êtes superadmin de l’espace Cabinet <Levant> sur FlotteAssur');
+    expect(text).toContain('Bonjour Inès,');
+    expect(text).toContain(`Choisir mon mot de passe :\nhttps://flotte.exemple.fr/recover/password?token=${TOKEN}`);
+    expect(text).toContain('valable 7 jours');
+    expect(renderMail(MAIL_TEMPLATES['space-invitation'], data, plain).html).toContain('Cabinet &lt;Levant&gt;');
+  });
+
+  it('tells an existing account to sign in, with no link to a password', () => {
+    const text = renderMailToText(MAIL_TEMPLATES['space-invitation'], { ...data, token: null }, plain);
+    expect(text).toContain('Se connecter :\nhttps://flotte.exemple.fr/');
+    expect(text).not.toContain('token=');
+  });
+});

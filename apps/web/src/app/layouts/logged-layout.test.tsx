@@ -1,4 +1,4 @@
-import { screen, waitForElementToBeRemoved, within } from '@testing-library/react';
+import { screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { authStore } from '../../lib/auth-store';
@@ -7,14 +7,18 @@ import { mockFetch } from '../../test/mock-fetch';
 import { renderRoutes } from '../../test/render';
 import LoggedLayout from './logged-layout';
 
-function renderShell(user = makeUser(), links = [makeLink(user, ORG_A, '7e000000-0000-4000-8000-0000000000a1')]) {
-  mockFetch([
+const BILLED_BY_ENVIRONMENT = { source: 'environment', plan: null, subscription: null, features: ['documents', 'alerts'], canPay: false, provider: 'embedded' };
+
+function renderShell(user = makeUser(), links = [makeLink(user, ORG_A, '7e000000-0000-4000-8000-0000000000a1')], unreadAlerts = 0, currentPlan: object = BILLED_BY_ENVIRONMENT) {
+  const { calls } = mockFetch([
+    { path: '/api/stripe/current-plan', body: currentPlan },
+    { path: '/api/alert/unread-count', body: { count: unreadAlerts } },
     { path: '/api/organization-user', body: page(links) },
     { path: '/api/organization/environment', body: page([ORG_A, ORG_B]) },
     { path: '/api/environment/current', status: 404, body: { statusCode: 404, error: 'Not Found', message: 'Aucun environnement' } },
   ]);
   authStore.setSession('token', user);
-  return renderRoutes([{ element: <LoggedLayout />, children: [{ path: 'dashboard', element: <h1>Page</h1> }] }], '/dashboard');
+  return { ...renderRoutes([{ element: <LoggedLayout />, children: [{ path: 'dashboard', element: <h1>Page</h1> }] }], '/dashboard'), calls };
 }
 
 describe('logged layout', () => {
@@ -29,7 +33,56 @@ describe('logged layout', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
-  it('lists the menu in SPEC order, the registers navigable, the others locked with À venir', async () => {
+  /** A user whose organization is outside any space: it pays for itself (an organization in a space has every feature, and its plan is not asked). */
+  const billedAlone = () => makeUser({ currentOrganizationUser: { uuid: '7e000000-0000-4000-8000-0000000000a1', organization: { ...ORG_A, environment: null } } });
+
+  it('locks « Gestion documentaire » and « Alertes prévention » (À venir) while the organization’s own plan lacks them', async () => {
+    renderShell(billedAlone(), undefined, 0, { source: 'none', plan: null, subscription: null, features: [], canPay: true, provider: 'embedded' });
+    const nav = await screen.findByRole('navigation', { name: 'Menu principal' });
+    await waitFor(() => expect(within(nav).getAllByText('À venir')).toHaveLength(2));
+    const locked = within(nav).getAllByRole('listitem').filter((item) => item.getAttribute('aria-disabled') === 'true');
+    expect(locked.map((item) => item.textContent?.replace('À venir', '').trim())).toEqual(['Gestion documentaire', 'Alertes prévention']);
+    expect(within(nav).queryByRole('link', { name: 'Gestion documentaire' })).not.toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Véhicules' })).toBeInTheDocument();
+  });
+
+  it('asks the unread alerts’ count only once the plan is known to include the alerts (the API refuses it otherwise)', async () => {
+    const locked = renderShell(billedAlone(), undefined, 3, { source: 'none', plan: null, subscription: null, features: [], canPay: true, provider: 'embedded' });
+    const nav = await screen.findByRole('navigation', { name: 'Menu principal' });
+    await waitFor(() => expect(within(nav).getAllByText('À venir')).toHaveLength(2));
+    expect(locked.calls.map((call) => new URL(call.url).pathname)).not.toContain('/api/alert/unread-count');
+    locked.unmount();
+
+    const pro = { id: 'pro', name: 'Pro', description: '', monthlyPrice: 12, yearlyMonthlyPrice: 10, features: ['documents', 'alerts'] };
+    renderShell(billedAlone(), undefined, 3, {
+      source: 'organization',
+      plan: pro,
+      subscription: { planId: 'pro', interval: 'month', status: 'active', quantity: 2, currentPeriodEnd: null },
+      features: ['documents', 'alerts'],
+      canPay: true,
+      provider: 'embedded',
+    });
+    const paid = await screen.findByRole('navigation', { name: 'Menu principal' });
+    expect(await within(paid).findByRole('link', { name: /Alertes prévention.*3/ })).toHaveAttribute('href', '/alerts');
+  });
+
+  it('opens what the plan unlocks: Essentiel opens the documents, not the alerts', async () => {
+    const essentiel = { id: 'essentiel', name: 'Essentiel', description: '', monthlyPrice: 9, yearlyMonthlyPrice: 7.5, features: ['documents'] };
+    renderShell(billedAlone(), undefined, 0, {
+      source: 'organization',
+      plan: essentiel,
+      subscription: { planId: 'essentiel', interval: 'month', status: 'active', quantity: 2, currentPeriodEnd: null },
+      features: ['documents'],
+      canPay: true,
+      provider: 'embedded',
+    });
+    const nav = await screen.findByRole('navigation', { name: 'Menu principal' });
+    await waitFor(() => expect(within(nav).getAllByText('À venir')).toHaveLength(1));
+    expect(within(nav).getByRole('link', { name: 'Gestion documentaire' })).toHaveAttribute('href', '/ged');
+    expect(within(nav).queryByRole('link', { name: /Alertes prévention/ })).not.toBeInTheDocument();
+  });
+
+  it('lists the menu in SPEC order, every entry navigable now that the alerts have shipped', async () => {
     renderShell();
     const nav = await screen.findByRole('navigation', { name: 'Menu principal' });
     const items = within(nav).getAllByRole('listitem');
@@ -48,11 +101,11 @@ describe('logged layout', () => {
       ['Conducteurs', '/drivers'],
       ['Véhicules', '/vehicules'],
       ['Gestion documentaire', '/ged'],
+      ['Alertes prévention', '/alerts'],
       ['Paramètres', '/parameters'],
     ]);
-    const locked = items.filter((item) => item.getAttribute('aria-disabled') === 'true');
-    expect(locked).toHaveLength(1);
-    for (const item of locked) expect(item).toHaveTextContent('À venir');
+    expect(items.filter((item) => item.getAttribute('aria-disabled') === 'true')).toEqual([]);
+    expect(within(nav).queryByText('À venir')).not.toBeInTheDocument();
     expect(screen.queryByText('Superadmin')).not.toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Menu root' })).not.toBeInTheDocument();
   });
@@ -72,14 +125,31 @@ describe('logged layout', () => {
     expect(screen.getByRole('menuitem', { name: 'Se déconnecter' })).toBeInTheDocument();
   });
 
-  it('gives a superadmin its menu, locked for now, and a dropdown of the environment organizations', async () => {
+  it('shows the number of unread prevention alerts beside their entry, loaded after the menu', async () => {
+    renderShell(makeUser(), undefined, 3);
+    const nav = await screen.findByRole('navigation', { name: 'Menu principal' });
+    const badge = await within(nav).findByLabelText('3 alertes non lues');
+    expect(badge).toHaveTextContent('3');
+    expect(within(nav).getByRole('link', { name: /Alertes prévention/ })).toContainElement(badge);
+  });
+
+  it('shows no badge when every alert is read', async () => {
+    renderShell();
+    const nav = await screen.findByRole('navigation', { name: 'Menu principal' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(within(nav).queryByTestId('unread-alerts-badge')).not.toBeInTheDocument();
+  });
+
+  it('gives a superadmin its menu (organizations, alerts management and settings open) and a dropdown of the environment organizations', async () => {
     const superadmin = makeUser({ roles: ['SUPERADMIN'] });
     renderShell(superadmin);
     const nav = await screen.findByRole('navigation', { name: 'Menu principal' });
     expect(within(nav).getByText('Superadmin')).toBeInTheDocument();
-    for (const label of ['Gestion organisations', 'Gestion alertes']) {
-      expect(within(nav).getByText(label).closest('li')).toHaveAttribute('aria-disabled', 'true');
-    }
+    expect(within(nav).getByRole('link', { name: 'Gestion alertes' })).toHaveAttribute('href', '/superadmin/alerts');
+    expect(within(nav).getByRole('link', { name: 'Gestion organisations' })).toHaveAttribute('href', '/superadmin/organization');
+    const settings = within(nav).getAllByRole('link', { name: 'Paramètres' }).map((link) => link.getAttribute('href'));
+    expect(settings).toContain('/superadmin/settings');
+    expect(within(nav).queryAllByText('À venir')).toHaveLength(0);
     const ui = userEvent.setup();
     await ui.click(await screen.findByRole('button', { name: /changer d'organisation/i }));
     expect(await screen.findByRole('menuitem', { name: /Ambulances Durand/ })).toBeInTheDocument();
@@ -92,9 +162,11 @@ describe('logged layout', () => {
     expect(within(rootNav).getByRole('link', { name: 'Espaces' })).toHaveAttribute('href', '/root/spaces');
   });
 
-  it('welcomes a user without organization with the environment title', async () => {
+  it('welcomes a superadmin without organization with the environment title', async () => {
+    // A superadmin on an empty environment (SPEC 2); another user without organization goes to the onboarding (decision 033).
     renderShell(
       makeUser({
+        roles: ['SUPERADMIN'],
         currentOrganizationUser: null,
         currentEnvironmentUser: { uuid: '9a000000-0000-4000-8000-000000000001', environment: { uuid: ORG_A.environment!.uuid, title: 'Courtage Demo' } },
       }),

@@ -10,9 +10,11 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { CGU_VERSION, type User } from '@flotte/contract';
 import { Suspense, useState } from 'react';
-import { Outlet } from 'react-router';
+import { Navigate, Outlet } from 'react-router';
+import type { LoggedOutletContext } from '../../lib/logged-outlet';
 import { lazyComponent, useOpenedOnce } from '../../components/lazy-component';
 import { LazySnackbarHost } from '../../components/snackbar/lazy-snackbar-host';
+import { needsOnboarding } from '../../features/onboarding/needs-onboarding';
 import { useSwitchOrganization } from '../../features/organizations/api/switch-organization';
 import { ROOT_MENU_WIDTH, SIDEBAR_WIDTH } from '../theme';
 import { MuiProviders } from '../providers';
@@ -145,7 +147,7 @@ function LoggedShell({ user }: { user: User }) {
         }}
       >
         <Box sx={{ maxWidth: 1200, mx: 'auto', px: { xs: 2, sm: 3, md: 4 }, py: { xs: 3, md: 4 } }}>
-          <Outlet />
+          <Outlet context={{ switchOrganization } satisfies LoggedOutletContext} />
         </Box>
       </Box>
 
@@ -173,7 +175,8 @@ function LoggedShell({ user }: { user: User }) {
 export default function LoggedLayout() {
   return (
     <MuiProviders>
-      <RequireAuth>{(user) => <LoggedShell user={user} />}</RequireAuth>
+      {/* A user without organization (or who left the onboarding midway) finishes it first (decision 033). */}
+      <RequireAuth>{(user) => (needsOnboarding(user) ? <Navigate to="/onboarding" replace /> : <LoggedShell user={user} />)}</RequireAuth>
     </MuiProviders>
   );
 }

@@ -3,7 +3,17 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import { NavLink } from 'react-router';
 import { ROOT_MENU_WIDTH } from '../theme';
-import { ROOT_MENU } from './menu-config';
+import SpaceDashboardOutlined from '@mui/icons-material/SpaceDashboardOutlined';
+import WorkspacesOutlined from '@mui/icons-material/WorkspacesOutlined';
+
+/**
+ * The ROOT icon menu's entries (SPEC: 'Tableau de bord' → /dashboard, 'Espaces' → /root/spaces),
+ * kept here rather than in menu-config.ts: only ROOT users load them.
+ */
+export const ROOT_MENU = [
+  { label: 'Tableau de bord', to: '/dashboard', icon: SpaceDashboardOutlined },
+  { label: 'Espaces', to: '/root/spaces', icon: WorkspacesOutlined },
+] as const;
 
 /** Narrow icon menu of ROOT users, at the far left of the screen. */
 export function RootMenu({ onNavigate }: { onNavigate?: () => void }) {

@@ -8,11 +8,16 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
-import type { User } from '@flotte/contract';
+import type { BillingFeature, User } from '@flotte/contract';
+import { Suspense, useState } from 'react';
 import { NavLink } from 'react-router';
+import { lazyComponent } from '../../components/lazy-component';
 import { OrganizationSwitcher } from '../../features/organizations/components/organization-switcher';
 import { MAIN_MENU, SUPERADMIN_MENU, type MenuEntry } from './menu-config';
 import { UserMenu } from './user-menu';
+
+// Its own chunk: the count (and the alerts' API module) stays out of the logged layout's first load.
+const UnreadAlertsBadge = lazyComponent(() => import('../../features/alerts/components/unread-alerts-badge').then((m) => m.UnreadAlertsBadge));
 
 const itemSx = { borderRadius: 2, mx: 1, px: 1.5, py: 0.75, minHeight: 44 } as const;
 
@@ -34,7 +39,7 @@ function LockedItem({ entry }: { entry: MenuEntry }) {
   );
 }
 
-function MenuLink({ entry, onNavigate }: { entry: MenuEntry; onNavigate?: () => void }) {
+function MenuLink({ entry, badge, onNavigate }: { entry: MenuEntry; badge: boolean; onNavigate?: () => void }) {
   const Icon = entry.icon;
   return (
     <ListItem disablePadding>
@@ -51,14 +56,31 @@ function MenuLink({ entry, onNavigate }: { entry: MenuEntry; onNavigate?: () => 
           <Icon fontSize="small" />
         </ListItemIcon>
         <ListItemText primary={entry.label} slotProps={{ primary: { variant: 'body2', sx: { fontWeight: 600 } } }} />
+        {badge && entry.badge === 'unreadAlerts' && (
+          <Suspense fallback={null}>
+            <UnreadAlertsBadge />
+          </Suspense>
+        )}
       </ListItemButton>
     </ListItem>
   );
 }
 
-function MenuEntries({ entries, onNavigate }: { entries: readonly MenuEntry[]; onNavigate?: () => void }) {
+const PlanLocks = lazyComponent(() => import('../../features/billing/components/plan-locks').then((m) => m.PlanLocks));
+const NOTHING_LOCKED: ReadonlySet<BillingFeature> = new Set();
+
+/**
+ * An entry is also locked while the organization's plan lacks its feature (decision 044); while
+ * the plan is not known yet (null), a feature's entry is a link without its badge: the badge's
+ * count is not asked of a feature the API may refuse.
+ */
+function MenuEntries({ entries, lockedFeatures, onNavigate }: { entries: readonly MenuEntry[]; lockedFeatures: ReadonlySet<BillingFeature> | null; onNavigate?: () => void }) {
   return entries.map((entry) =>
-    entry.locked ? <LockedItem key={entry.to} entry={entry} /> : <MenuLink key={entry.to} entry={entry} onNavigate={onNavigate} />,
+    entry.locked || (entry.feature !== undefined && lockedFeatures?.has(entry.feature)) ? (
+      <LockedItem key={entry.to} entry={entry} />
+    ) : (
+      <MenuLink key={entry.to} entry={entry} badge={entry.feature === undefined || lockedFeatures !== null} onNavigate={onNavigate} />
+    ),
   );
 }
 
@@ -73,15 +95,24 @@ type SidebarProps = {
 /** Sidebar content: organization, main menu, superadmin menu, support and the user menu. */
 export function Sidebar({ user, onOpenSupport, onSwitchOrganization, onNavigate }: SidebarProps) {
   const isSuperadmin = user.roles.includes('SUPERADMIN');
+  // Only an organization outside any space pays for itself and may lack a feature.
+  const organization = user.currentOrganizationUser?.organization;
+  const billedAlone = organization !== undefined && organization.environment === null;
+  const [lockedFeatures, setLockedFeatures] = useState<ReadonlySet<BillingFeature> | null>(null);
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', minWidth: 0, flex: 1 }}>
       <Box sx={{ p: 1.5 }}>
         <OrganizationSwitcher user={user} onSwitch={onSwitchOrganization} />
       </Box>
       <Divider />
+      {billedAlone && (
+        <Suspense fallback={null}>
+          <PlanLocks onChange={setLockedFeatures} />
+        </Suspense>
+      )}
       <Box component="nav" aria-label="Menu principal" sx={{ flex: 1, overflowY: 'auto', py: 1 }}>
         <List dense disablePadding sx={{ display: 'grid', gap: 0.25 }}>
-          <MenuEntries entries={MAIN_MENU} onNavigate={onNavigate} />
+          <MenuEntries entries={MAIN_MENU} lockedFeatures={billedAlone ? lockedFeatures : NOTHING_LOCKED} onNavigate={onNavigate} />
         </List>
         {isSuperadmin && (
           <List
@@ -94,7 +125,7 @@ export function Sidebar({ user, onOpenSupport, onSwitchOrganization, onNavigate 
               </ListSubheader>
             }
           >
-            <MenuEntries entries={SUPERADMIN_MENU} onNavigate={onNavigate} />
+            <MenuEntries entries={SUPERADMIN_MENU} lockedFeatures={NOTHING_LOCKED} onNavigate={onNavigate} />
           </List>
         )}
       </Box>

@@ -6,14 +6,14 @@ import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { bestRoleLabel, type User } from '@flotte/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { logout } from '../../lib/session';
+import { Menu, MenuItem, preloadMenu } from '../../components/menu/lazy-menu';
+import { intentProps } from '../../components/register/intent';
 
 export function userInitials(user: Pick<User, 'firstName' | 'lastName'>): string {
   return `${user.firstName.charAt(0)}${user.lastName.charAt(0)}`.toUpperCase();
@@ -44,6 +44,7 @@ export function UserMenu({ user, onNavigate }: { user: User; onNavigate?: () => 
         aria-controls={anchor ? menuId : undefined}
         disabled={leaving}
         onClick={(event) => setAnchor(event.currentTarget)}
+        {...intentProps(preloadMenu)}
         sx={{
           width: '100%',
           justifyContent: 'flex-start',

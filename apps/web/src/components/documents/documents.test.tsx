@@ -8,7 +8,7 @@ import { authStore } from '../../lib/auth-store';
 import { createQueryClient } from '../../lib/query-client';
 import { queryKeys } from '../../lib/query-keys';
 import { fakeXhr } from '../../test/fake-xhr';
-import { makeUser } from '../../test/fixtures';
+import { makeDocument, makeUser } from '../../test/fixtures';
 import { apiErrorBody, mockFetch } from '../../test/mock-fetch';
 import { renderWithProviders } from '../../test/render';
 import { snackbar } from '../snackbar/snackbar';
@@ -20,22 +20,7 @@ const FOLDER = '5d0c8b4e-2f1a-4c3b-9d8e-7f6a5b4c3d2e';
 const DRIVER = '6e1d9c5f-3a2b-4d4c-8e9f-8a7b6c5d4e3f';
 const FILE = '7f2e0d6a-4b3c-4e5d-9fa0-9b8c7d6e5f4a';
 
-function doc(name: string, type: string): DocumentItem {
-  return {
-    uuid: FILE,
-    kind: 'file',
-    folderName: null,
-    parent: FOLDER,
-    media: { name },
-    size: 1_200_000,
-    type,
-    author: null,
-    createdAt: '2026-11-20T10:00:00.000Z',
-    updatedAt: '2026-11-20T10:00:00.000Z',
-    expiresOn: null,
-    deletedAt: null,
-  };
-}
+const doc = (name: string, type: string) => makeDocument({ uuid: FILE, name, type, parent: FOLDER, size: 1_200_000 });
 
 beforeEach(() => {
   authStore.setSession('token', makeUser({ roles: ['USER'] }));

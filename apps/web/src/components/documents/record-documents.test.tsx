@@ -1,10 +1,10 @@
-import { DocumentSchema, todayIso, type DocumentItem } from '@flotte/contract';
+import { todayIso, type DocumentItem } from '@flotte/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../lib/auth-store';
 import { fakeXhr } from '../../test/fake-xhr';
-import { makeUser } from '../../test/fixtures';
+import { makeDocument, makeUser } from '../../test/fixtures';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../test/mock-fetch';
 import { renderWithProviders } from '../../test/render';
 import { snackbar } from '../snackbar/snackbar';
@@ -22,24 +22,8 @@ function addDays(days: number): string {
 }
 const frDate = (iso: string) => iso.split('-').reverse().join('/');
 
-/** A file as the API answers it (checked by the contract's schema: a stub must be a valid answer). */
-function file(uuid: string, name: string, type: string, over: Partial<DocumentItem> = {}): DocumentItem {
-  return DocumentSchema.parse({
-    uuid,
-    kind: 'file',
-    folderName: null,
-    parent: '5d0c8b4e-2f1a-4c3b-9d8e-7f6a5b4c3d2e',
-    media: { name },
-    size: 1_200_000,
-    type,
-    author: null,
-    createdAt: '2026-11-20T10:00:00.000Z',
-    updatedAt: '2026-11-20T10:00:00.000Z',
-    expiresOn: null,
-    deletedAt: null,
-    ...over,
-  });
-}
+const file = (uuid: string, name: string, type: string, over: Partial<DocumentItem> = {}) =>
+  makeDocument({ uuid, name, type, parent: '5d0c8b4e-2f1a-4c3b-9d8e-7f6a5b4c3d2e', size: 1_200_000, ...over });
 
 const constat = file(CONSTAT, 'Constat amiable.pdf', 'application/pdf', { expiresOn: addDays(-3) });
 const photo = file(PHOTO, 'Photo avant.jpg', 'image/jpeg', { size: 350_000, expiresOn: addDays(10) });

@@ -80,7 +80,7 @@ export function useDocumentUpload(): (target: UploadTarget, files: readonly File
         return made;
       } catch (error) {
         snackbar.hide(shown);
-        const details = error instanceof ApiError ? error.details.map((detail) => detail.message).filter((message) => message !== error.message) : [];
+        const details = error instanceof ApiError ? error.details.map((detail) => detail.message).filter((message) => message !== error.serverMessage) : [];
         const reason = error instanceof ApiError ? [error.message, ...details].join(' ') : 'Le fichier n’a pas pu être envoyé.';
         snackbar.show({
           type: 'error',

@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { withReference } from '../../lib/api-error';
 import { isChunkLoadError } from '../../lib/chunk-load-guard';
 import { ErrorPage } from './error-page';
 import { NotFoundPage } from './not-found-page';
@@ -17,7 +18,7 @@ export function describeError(error: unknown): ErrorDescription {
     const data: unknown = error.data;
     const message =
       typeof data === 'object' && data !== null && 'message' in data && typeof data.message === 'string'
-        ? data.message
+        ? withReference(data.message, error.status, 'requestId' in data && typeof data.requestId === 'string' ? data.requestId : null)
         : error.statusText || GENERIC_MESSAGE;
     return { statusCode: error.status, message };
   }

@@ -1,5 +1,5 @@
-import Menu from '@mui/material/Menu';
 import type { ReactNode } from 'react';
+import { Menu } from '../menu/lazy-menu';
 
 /** A menu opened by a button, under it and aligned on its right edge; closed when `anchor` is null. */
 export function AnchoredMenu({ anchor, onClose, children }: { anchor: HTMLElement | null; onClose: () => void; children: ReactNode }) {

@@ -6,7 +6,7 @@ import { renderWithProviders } from '../../test/render';
 import { AddButton } from './add-button';
 import { LazyConfirmDialog } from './lazy-confirm-dialog';
 import { lazyComponent } from '../lazy-component';
-import { LoadingContent } from './lazy-dialog';
+import { LoadingContent, OpenedOnce } from './lazy-dialog';
 import { RecordFormDialog } from './record-form-dialog';
 
 function FakeForm({ onSaved }: { onSaved: () => void }) {
@@ -74,5 +74,71 @@ describe('<LazyConfirmDialog />', () => {
     await ui.click(screen.getByRole('button', { name: 'Supprimer' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Supprimer définitivement l’essai ?' });
     expect(within(dialog).getByRole('button', { name: 'Annuler' })).toHaveFocus();
+  });
+});
+
+describe('<OpenedOnce /> while the dialog’s module is on its way', () => {
+  function Owner({ load }: { load: () => Promise<(props: { open: boolean; onClose: () => void }) => React.JSX.Element | null> }) {
+    const [open, setOpen] = useState(false);
+    const [Late] = useState(() => lazyComponent(load));
+    return (
+      <>
+        <button type="button" onClick={() => setOpen(true)}>
+          Ouvrir
+        </button>
+        <OpenedOnce open={open} onClose={() => setOpen(false)} title="Ajouter un essai">
+          <Late open={open} onClose={() => setOpen(false)} />
+        </OpenedOnce>
+      </>
+    );
+  }
+  /** As a MUI dialog: kept by OpenedOnce once opened, shown while `open`. */
+  function Arrived({ open, onClose }: { open: boolean; onClose: () => void }) {
+    if (!open) return null;
+    return (
+      <div role="dialog" aria-label="Ajouter un essai">
+        <button type="button" onClick={onClose}>
+          Fermer
+        </button>
+      </div>
+    );
+  }
+
+  it('stands in with the title and a spinner, focused; Escape or a click beside it closes it; the focus goes back to the button', async () => {
+    const ui = userEvent.setup();
+    renderWithProviders(<Owner load={() => new Promise(() => undefined)} />);
+    const opener = screen.getByRole('button', { name: 'Ouvrir' });
+
+    await ui.click(opener);
+    const standIn = screen.getByRole('dialog', { name: 'Ajouter un essai' });
+    expect(standIn).toHaveAttribute('aria-busy', 'true');
+    expect(within(standIn).getByRole('status', { name: 'Chargement…' })).toBeInTheDocument();
+    expect(standIn).toHaveFocus();
+    await ui.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(opener).toHaveFocus();
+
+    await ui.click(opener);
+    const backdrop = screen.getByRole('dialog', { name: 'Ajouter un essai' }).parentElement!;
+    await ui.click(backdrop);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('gives way to the dialog once arrived, the focus handed back to the button first (the dialog then restores it there)', async () => {
+    let release!: () => void;
+    const load = () => new Promise<typeof Arrived>((resolve) => (release = () => resolve(Arrived)));
+    const ui = userEvent.setup();
+    renderWithProviders(<Owner load={load} />);
+    const opener = screen.getByRole('button', { name: 'Ouvrir' });
+    await ui.click(opener);
+    expect(screen.getByRole('dialog', { name: 'Ajouter un essai' })).toHaveAttribute('aria-busy', 'true');
+
+    release();
+    const arrived = await screen.findByRole('button', { name: 'Fermer' });
+    expect(screen.getByRole('dialog', { name: 'Ajouter un essai' })).not.toHaveAttribute('aria-busy');
+    expect(screen.getAllByRole('dialog')).toHaveLength(1);
+    expect(opener).toHaveFocus();
+    await ui.click(arrived);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });

@@ -27,6 +27,15 @@ describe('register actions', () => {
     await vi.waitFor(() => expect(snackbar.getCurrent()).toMatchObject({ type: 'error', description: 'Conducteur introuvable' }));
   });
 
+  it('adds the reference of a server error, for the user to quote to support', () => {
+    showActionError(new ApiError(500, 'Une erreur interne est survenue. Veuillez réessayer.', 'Internal Server Error', [], null, 'hT3x_9Qa-Lm2Zp0w'));
+    expect(snackbar.getCurrent()).toMatchObject({
+      type: 'error',
+      title: 'Erreur',
+      description: 'Une erreur interne est survenue. Veuillez réessayer. Référence : hT3x_9Qa-Lm2Zp0w',
+    });
+  });
+
   it('does not offer an undo without a restore', async () => {
     await archiveWithUndo({ ...labels, archive: () => Promise.resolve() });
     expect(snackbar.getCurrent()?.undo).toBeUndefined();

@@ -3,10 +3,10 @@ import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
 import type { ReactNode } from 'react';
 import { intentProps } from './intent';
 import { AnchoredMenu } from './anchored-menu';
+import { MenuItem, preloadMenu } from '../menu/lazy-menu';
 
 export type RowAction = {
   /** Menu item text, e.g. 'Archiver'. */
@@ -25,7 +25,10 @@ export function RowActionsButton({ label, onOpen, onIntent }: { label: string; o
       aria-label={`Actions pour ${label}`}
       aria-haspopup="menu"
       onClick={(event) => onOpen(event.currentTarget)}
-      {...intentProps(onIntent)}
+      {...intentProps(() => {
+        preloadMenu();
+        onIntent?.();
+      })}
       size="small"
     >
       <MoreVert fontSize="small" />

@@ -8,6 +8,7 @@ import type { RegisterRecord } from '../../lib/register-api';
 import { snackbar } from '../snackbar/snackbar';
 import type { ConfirmDialogProps } from './confirm-dialog';
 import { LazyConfirm } from './lazy-confirm-dialog';
+import { RecordFormDialogFrame } from './register-dialogs';
 import { archiveWithUndo, showActionError, type ArchiveWithUndoOptions } from './register-actions';
 import type { RegisterTexts } from './register-texts';
 import type { RowAction } from './row-actions-menu';
@@ -141,6 +142,7 @@ export function useRegisterActions<TRecord extends RegisterRecord>(declaration: 
 
   const preloadDialogs = () => {
     preload?.();
+    RecordFormDialogFrame.preload();
     if (canDelete) LazyConfirm.preload();
   };
 

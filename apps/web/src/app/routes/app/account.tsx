@@ -6,10 +6,20 @@ import Typography from '@mui/material/Typography';
 import { bestRoleLabel } from '@flotte/contract';
 import { DocumentTitle } from '../../../components/document-title';
 import { PageLoader } from '../../../components/page-loader';
-import { AccountForm } from '../../../features/account/components/account-form';
-import { PasswordForm } from '../../../features/account/components/password-form';
+import { AvatarSection } from '../../../features/account/components/avatar-section';
+import { DeleteAccountSection } from '../../../features/account/components/delete-account-section';
+import { EmailConfirmation } from '../../../features/account/components/email-confirmation';
+import { EmailSection } from '../../../features/account/components/email-section';
+import { OrganizationsSection } from '../../../features/account/components/organizations-section';
+import { PasswordSection, ProfileSection } from '../../../features/account/components/profile-section';
+import { SessionsSection } from '../../../features/account/components/sessions-section';
+import { LazyTwoFactorSection } from '../../../features/account/components/lazy-two-factor-section';
 import { useCurrentUser } from '../../../lib/auth-store';
 
+/**
+ * /account, « Paramètres compte » (issue 15, decision 036): one SectionCard per subject, each its
+ * own component — a new subject is one line below.
+ */
 export default function AccountRoute() {
   const user = useCurrentUser();
   if (!user) return <PageLoader />;
@@ -19,6 +29,7 @@ export default function AccountRoute() {
       <Typography component="h1" variant="h4">
         Paramètres compte
       </Typography>
+      <EmailConfirmation />
       <Card>
         <CardContent sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
           <Avatar src={user.avatar?.url ?? undefined} alt="" aria-hidden sx={{ width: 56, height: 56, bgcolor: 'secondary.main' }}>
@@ -34,23 +45,14 @@ export default function AccountRoute() {
           </Box>
         </CardContent>
       </Card>
-      <Card>
-        <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
-          <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
-            Informations personnelles
-          </Typography>
-          {/* Keyed by user: a saved or switched user starts a fresh form. */}
-          <AccountForm key={user.uuid} user={user} />
-        </CardContent>
-      </Card>
-      <Card>
-        <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
-          <Typography component="h2" variant="h6" sx={{ mb: 1 }}>
-            Mot de passe
-          </Typography>
-          <PasswordForm key={user.uuid} />
-        </CardContent>
-      </Card>
+      <ProfileSection user={user} />
+      <AvatarSection user={user} />
+      <EmailSection user={user} />
+      <PasswordSection user={user} />
+      <LazyTwoFactorSection key={`totp-${user.uuid}`} />
+      <SessionsSection />
+      <OrganizationsSection />
+      <DeleteAccountSection user={user} />
     </Box>
   );
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
 import { snackbar } from '../../../components/snackbar/snackbar';
-import { makeDriver, makeSinister, makeUser, page, registerPage } from '../../../test/fixtures';
+import { makeDocument, makeDriver, makeSinister, makeUser, page, registerPage } from '../../../test/fixtures';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
 import { renderRoutes } from '../../../test/render';
 import DriversRoute from './drivers';
@@ -296,20 +296,7 @@ describe('Conducteurs page', () => {
   });
 
   it('shows the driver’s files in its edit form, and sends them on their own, not with « Enregistrer »', async () => {
-    const licence = {
-      uuid: '7f2e0d6a-4b3c-4e5d-9fa0-9b8c7d6e5f4a',
-      kind: 'file',
-      folderName: null,
-      parent: null,
-      media: { name: 'Permis Élodie.pdf' },
-      size: 52_000,
-      type: 'application/pdf',
-      author: null,
-      createdAt: '2026-11-20T10:00:00.000Z',
-      updatedAt: '2026-11-20T10:00:00.000Z',
-      expiresOn: null,
-      deletedAt: null,
-    };
+    const licence = makeDocument({ name: 'Permis Élodie.pdf', size: 52_000 });
     const { calls } = mockFetch([listRoute(), { path: `/api/driver/${elodie.uuid}/documents`, body: { data: [licence] } }]);
     renderDrivers();
     const ui = userEvent.setup();

@@ -1,4 +1,4 @@
-import { AncestorsSchema, DocumentPageSchema, DocumentSchema, type DocumentItem } from '@flotte/contract';
+import { AncestorsSchema, DocumentPageSchema, type DocumentItem } from '@flotte/contract';
 import { configure, createEvent, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { snackbar } from '../../../components/snackbar/snackbar';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
 import { fakeXhr } from '../../../test/fake-xhr';
-import { makeUser } from '../../../test/fixtures';
+import { makeDocument, makeUser } from '../../../test/fixtures';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
 import { renderRoutes } from '../../../test/render';
 import { loadDateField } from '../../../components/lazy-date-field';
@@ -14,38 +14,19 @@ import GedRoute from './ged';
 
 configure({ asyncUtilTimeout: 5000 });
 
-let seq = 0;
-const uuid = () => `9d000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`;
 const AUTHOR = { uuid: '5d1c2b3a-0000-4000-8000-000000000001', firstName: 'Claire', lastName: 'Dupont' };
 
-/** A document as the API answers it, checked by the contract. */
-function makeDocument(overrides: Partial<DocumentItem> & { name: string; kind?: 'folder' | 'file' }): DocumentItem {
-  const { name, kind = 'file', ...rest } = overrides;
-  return DocumentSchema.parse({
-    uuid: uuid(),
-    kind,
-    folderName: kind === 'folder' ? name : null,
-    parent: null,
-    media: kind === 'file' ? { name } : null,
-    size: kind === 'file' ? 1_258_291 : null,
-    type: kind === 'file' ? 'application/pdf' : null,
-    author: AUTHOR,
-    createdAt: '2026-11-20T09:00:00.000Z',
-    updatedAt: '2026-11-20T09:00:00.000Z',
-    expiresOn: null,
-    deletedAt: null,
-    ...rest,
-  });
-}
+/** A document of this GED: written by Claire Dupont. */
+const gedDocument = (overrides: Parameters<typeof makeDocument>[0]) => makeDocument({ author: AUTHOR, ...overrides });
 
 const docPage = (data: DocumentItem[], total = data.length) =>
   DocumentPageSchema.parse({ data, page: 1, nbOfPages: Math.max(1, Math.ceil(total / 10)), total });
 
-const contrats = makeDocument({ name: 'Contrats', kind: 'folder' });
-const sinistres = makeDocument({ name: 'Sinistres', kind: 'folder' });
-const carteGrise = makeDocument({ name: 'carte-grise.pdf', expiresOn: '2020-12-03' });
-const avenant = makeDocument({ name: 'avenant 2026.pdf', parent: contrats.uuid });
-const annexes = makeDocument({ name: 'Annexes', kind: 'folder', parent: contrats.uuid });
+const contrats = gedDocument({ name: 'Contrats', kind: 'folder' });
+const sinistres = gedDocument({ name: 'Sinistres', kind: 'folder' });
+const carteGrise = gedDocument({ name: 'carte-grise.pdf', expiresOn: '2020-12-03' });
+const avenant = gedDocument({ name: 'avenant 2026.pdf', parent: contrats.uuid });
+const annexes = gedDocument({ name: 'Annexes', kind: 'folder', parent: contrats.uuid });
 
 type Answer = ReturnType<NonNullable<MockRoute['respond']>>;
 
@@ -156,7 +137,7 @@ describe('Gestion documentaire', () => {
   });
 
   it('creates a folder: the contract refuses a bad name without a call, the API’s refusal shows under the field', async () => {
-    const created = makeDocument({ name: 'Assurance 2027', kind: 'folder' });
+    const created = gedDocument({ name: 'Assurance 2027', kind: 'folder' });
     const { calls } = mockFetch([
       tree,
       ancestors,
@@ -268,7 +249,7 @@ describe('Gestion documentaire', () => {
 
   it('uploads files dropped on the page into the open folder, with an overlay while dragging and the percent', async () => {
     mockFetch([tree, ancestors, noneExpiring]);
-    const made = [makeDocument({ name: 'photo.png', type: 'image/png', parent: contrats.uuid }), makeDocument({ name: 'devis.pdf', parent: contrats.uuid })];
+    const made = [gedDocument({ name: 'photo.png', type: 'image/png', parent: contrats.uuid }), gedDocument({ name: 'devis.pdf', parent: contrats.uuid })];
     const sent = fakeXhr({ status: 201, body: { data: made } });
     renderGed(`/ged?parent=${contrats.uuid}`);
     await screen.findByRole('button', { name: 'Voir Annexes' });
@@ -335,7 +316,7 @@ describe('Gestion documentaire', () => {
   });
 
   it('opens the trash: restore for everyone, permanent deletion for administrators only', async () => {
-    const trashed = makeDocument({ name: 'ancien devis.pdf', deletedAt: '2026-11-25T10:30:00.000Z' });
+    const trashed = gedDocument({ name: 'ancien devis.pdf', deletedAt: '2026-11-25T10:30:00.000Z' });
     const routes = [tree, ancestors, noneExpiring, { path: '/api/document/trash', body: docPage([trashed]) }];
     mockFetch(routes);
     const ui = userEvent.setup();

@@ -18,6 +18,7 @@ import { RegisterScreen, RegisterToolbar } from '../../../components/register/re
 import { RegisterTable } from '../../../components/register/register-table';
 import { SearchField } from '../../../components/register/search-field';
 import { useListQueryState } from '../../../components/register/use-register-list';
+import { PlanFeature } from '../../../features/billing/components/plan-feature';
 import { PageDropZone } from '../../../features/documents/components/drop-zone';
 import { ExpiringPanel } from '../../../features/documents/components/expiring-panel';
 import { GedBreadcrumb } from '../../../features/documents/components/ged-breadcrumb';
@@ -37,7 +38,16 @@ const MoveDialog = lazyComponent(() => import('../../../features/documents/compo
 const ExpiryDialog = lazyComponent(() => import('../../../features/documents/components/expiry-dialog').then((module) => module.ExpiryDialog));
 const TrashDialog = lazyComponent(() => import('../../../features/documents/components/trash-dialog').then((module) => module.TrashDialog));
 
+/** /ged: the document management, a feature of the plan for an organization that pays for itself. */
 export default function GedRoute() {
+  return (
+    <PlanFeature feature="documents">
+      <GedPage />
+    </PlanFeature>
+  );
+}
+
+function GedPage() {
   const params = useGedParams();
   const { parent, search, page, setPage, setSearch, clearSearch, openFolder } = params;
   const searching = search !== '';

@@ -5,33 +5,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { authStore } from '../../../lib/auth-store';
-import { makeUser } from '../../../test/fixtures';
+import { makeMediaItem, makeUser } from '../../../test/fixtures';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
 import { renderRoutes } from '../../../test/render';
 import MediaRoute from './media';
 
 configure({ asyncUtilTimeout: 4000 });
 
-let seq = 0;
-function file(name: string, type: string, overrides: Partial<MediaItem> = {}): MediaItem {
-  seq += 1;
-  return {
-    uuid: `7f2e0d6a-4b3c-4e5d-9fa0-${String(seq).padStart(12, '0')}`,
-    kind: 'file',
-    folderName: null,
-    parent: null,
-    media: { name },
-    size: 1_250_000,
-    type,
-    author: null,
-    createdAt: '2026-11-20T10:00:00.000Z',
-    updatedAt: '2026-11-20T10:00:00.000Z',
-    expiresOn: null,
-    deletedAt: null,
-    entity: null,
-    ...overrides,
-  };
-}
+const file = (name: string, type: string, overrides: Partial<MediaItem> = {}) => makeMediaItem({ name, type, size: 1_250_000, ...overrides });
 
 const photo = file('Photo du dépôt.jpg', 'image/jpeg');
 const rayure = file('Rayure.webp', 'image/webp', { size: 48_000, entity: { type: 'vehicule', uuid: '5d0c8b4e-2f1a-4c3b-9d8e-7f6a5b4c3d2e', label: 'AB-123-CD' } });

@@ -1,9 +1,10 @@
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { Suspense, type ComponentType } from 'react';
+import { Suspense, useRef, type ComponentType } from 'react';
 import { DocumentTitle } from '../../../components/document-title';
 import { lazyComponent } from '../../../components/lazy-component';
+import { useScrollToSection } from '../../../lib/use-scroll-to-section';
 
 const section = (load: () => Promise<ComponentType>) => lazyComponent<object>(load);
 
@@ -13,11 +14,14 @@ const section = (load: () => Promise<ComponentType>) => lazyComponent<object>(lo
  */
 const SECTIONS: readonly ComponentType[] = [
   section(() => import('../../../features/organizations/components/organization-section').then((m) => m.OrganizationSection)),
+  section(() => import('../../../features/members/components/members-section').then((m) => m.MembersSection)),
   section(() => import('../../../features/insurance/components/contract-section').then((m) => m.ContractSection)),
   section(() => import('../../../features/insurance/components/intermediary-section').then((m) => m.IntermediarySection)),
   section(() => import('../../../features/indicators/components/indicators-section').then((m) => m.IndicatorsSection)),
   section(() => import('../../../features/indicators/components/limits-section').then((m) => m.LimitsSection)),
   section(() => import('../../../features/imports/components/imports-section').then((m) => m.ImportsSection)),
+  section(() => import('../../../features/billing/components/subscription-section').then((m) => m.SubscriptionSection)),
+  section(() => import('../../../features/audit-log/components/audit-log-section').then((m) => m.AuditLogSection)),
 ];
 
 function SectionSkeleton() {
@@ -25,8 +29,10 @@ function SectionSkeleton() {
 }
 
 export default function ParametersRoute() {
+  const page = useRef<HTMLDivElement>(null);
+  useScrollToSection(page);
   return (
-    <Box sx={{ display: 'grid', gap: 3, maxWidth: 960 }}>
+    <Box ref={page} sx={{ display: 'grid', gap: 3, maxWidth: 960 }}>
       <DocumentTitle title="Paramètres" />
       <Typography component="h1" variant="h4">
         Paramètres

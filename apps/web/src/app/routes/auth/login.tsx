@@ -1,6 +1,9 @@
+import type { LoginChallenge } from '@flotte/contract';
+import { Suspense, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { BrandLogo } from '../../../components/brand-logo';
 import { DocumentTitle } from '../../../components/document-title';
+import { lazyComponent } from '../../../components/lazy-component';
 import { CheckCircleOutlinedIcon } from '../../../components/plain/plain-icons';
 import { LoginForm } from '../../../features/auth/components/login-form';
 import { useAuth } from '../../../lib/auth-store';
@@ -11,6 +14,9 @@ import './login.css';
 
 // The first page of most visits, often on a phone: plain elements and a static CSS file, no MUI,
 // emotion, react-hook-form, zod or TanStack Query in its chunks (issue 10).
+
+// The second step of two-factor sign-in: only for the users who have it, out of the cold load.
+const TotpStep = lazyComponent(() => import('../../../features/auth/components/totp-step').then((module) => module.TotpStep));
 
 const HIGHLIGHTS = [
   'Vos véhicules et vos conducteurs, au même endroit',
@@ -23,8 +29,10 @@ export default function LoginRoute() {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const target = safeRoute(searchParams.get('route'));
+  const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
 
   if (token) return <Navigate to={target} replace />;
+  const enter = () => void navigate(target, { replace: true });
 
   // Once the person starts typing, the page after the login (built on MUI, heavier) downloads
   // while they finish: not before, so a visit that only looks costs a phone nothing more.
@@ -53,9 +61,20 @@ export default function LoginRoute() {
           <div className="login__logo">
             <BrandLogo />
           </div>
-          <h1 className="login__title">Connexion</h1>
-          <p className="login__subtitle">Connectez-vous pour accéder à votre espace.</p>
-          <LoginForm onSuccess={() => void navigate(target, { replace: true })} />
+          {challenge ? (
+            <>
+              <h1 className="login__title">Double authentification</h1>
+              <Suspense fallback={null}>
+                <TotpStep challenge={challenge} onDone={enter} onCancel={() => setChallenge(null)} />
+              </Suspense>
+            </>
+          ) : (
+            <>
+              <h1 className="login__title">Connexion</h1>
+              <p className="login__subtitle">Connectez-vous pour accéder à votre espace.</p>
+              <LoginForm onSuccess={enter} onChallenge={setChallenge} />
+            </>
+          )}
         </div>
       </div>
     </main>

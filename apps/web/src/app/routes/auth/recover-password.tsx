@@ -1,12 +1,8 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import Typography from '@mui/material/Typography';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { NewPasswordFormSchema, RECOVERY_LINK_INVALID_MESSAGE, type NewPasswordForm, type RecoveryTokenResponse } from '@flotte/contract';
@@ -18,6 +14,7 @@ import { FormTextField } from '../../../components/form/form-text-field';
 import { setServerFieldErrors } from '../../../components/form/server-errors';
 import { checkRecoveryLink, resetPassword } from '../../../features/auth/api/recovery';
 import { PasswordStrength } from '../../../components/form/password-strength';
+import { usePasswordVisibility } from '../../../components/form/password-visibility';
 import { ApiError } from '../../../lib/api-error';
 import { PublicShell } from '../../layouts/public-shell';
 
@@ -53,7 +50,7 @@ export default function RecoverPasswordRoute() {
   // Without a token in the URL there is nothing to check: the link is dead from the start.
   const [link, setLink] = useState<LinkState>(token ? { status: 'checking' } : { status: 'invalid', message: RECOVERY_LINK_INVALID_MESSAGE });
   const [failure, setFailure] = useState<string | null>(null);
-  const [visible, setVisible] = useState(false);
+  const visibility = usePasswordVisibility();
   const { control, handleSubmit, setError, formState } = useForm<NewPasswordForm>({
     resolver: zodResolver(NewPasswordFormSchema),
     defaultValues: { password: '', confirmation: '' },
@@ -84,13 +81,6 @@ export default function RecoverPasswordRoute() {
     }
   });
 
-  const toggle = (
-    <InputAdornment position="end">
-      <IconButton aria-label={visible ? 'Masquer le mot de passe' : 'Afficher le mot de passe'} onClick={() => setVisible((v) => !v)} edge="end">
-        {visible ? <VisibilityOff /> : <Visibility />}
-      </IconButton>
-    </InputAdornment>
-  );
 
   return (
     <PublicShell>
@@ -116,12 +106,12 @@ export default function RecoverPasswordRoute() {
               control={control}
               name="password"
               label="Nouveau mot de passe"
-              type={visible ? 'text' : 'password'}
+              type={visibility.type}
               autoComplete="new-password"
               autoFocus
               required
               fullWidth
-              slotProps={{ input: { endAdornment: toggle } }}
+              slotProps={{ input: { endAdornment: visibility.adornment } }}
             />
             <PasswordStrength password={password} />
           </Box>
@@ -129,7 +119,7 @@ export default function RecoverPasswordRoute() {
             control={control}
             name="confirmation"
             label="Confirmez le mot de passe"
-            type={visible ? 'text' : 'password'}
+            type={visibility.type}
             autoComplete="new-password"
             required
             fullWidth

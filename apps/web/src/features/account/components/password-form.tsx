@@ -1,16 +1,12 @@
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import Typography from '@mui/material/Typography';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ChangePasswordFormSchema, type ChangePasswordForm } from '@flotte/contract';
-import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { FormTextField } from '../../../components/form/form-text-field';
 import { PasswordStrength } from '../../../components/form/password-strength';
+import { usePasswordVisibility } from '../../../components/form/password-visibility';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { ApiError } from '../../../lib/api-error';
 import { changePassword } from '../api/change-password';
@@ -19,7 +15,7 @@ const EMPTY: ChangePasswordForm = { currentPassword: '', password: '', confirmat
 
 /** « Mot de passe » of /account: the current one, the new one twice with its strength; other sessions end. */
 export function PasswordForm() {
-  const [visible, setVisible] = useState(false);
+  const visibility = usePasswordVisibility(true);
   const { control, handleSubmit, reset, setError, formState } = useForm<ChangePasswordForm>({
     resolver: zodResolver(ChangePasswordFormSchema),
     defaultValues: EMPTY,
@@ -41,7 +37,7 @@ export function PasswordForm() {
     }
   });
 
-  const type = visible ? 'text' : 'password';
+  const { type } = visibility;
   return (
     <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ display: 'grid', gap: 2.5 }}>
       <Typography color="textSecondary" variant="body2">
@@ -54,17 +50,7 @@ export function PasswordForm() {
         type={type}
         autoComplete="current-password"
         required
-        slotProps={{
-          input: {
-            endAdornment: (
-              <InputAdornment position="end">
-                <IconButton aria-label={visible ? 'Masquer les mots de passe' : 'Afficher les mots de passe'} onClick={() => setVisible((v) => !v)} edge="end">
-                  {visible ? <VisibilityOff /> : <Visibility />}
-                </IconButton>
-              </InputAdornment>
-            ),
-          },
-        }}
+        slotProps={{ input: { endAdornment: visibility.adornment } }}
       />
       <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, alignItems: 'start' }}>
         <Box sx={{ display: 'grid', gap: 1 }}>

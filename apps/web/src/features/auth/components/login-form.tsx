@@ -1,3 +1,4 @@
+import type { LoginChallenge } from '@flotte/contract';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { PlainAlert } from '../../../components/plain/plain-alert';
@@ -16,12 +17,15 @@ import './login-form.css';
 const FIELDS = new Set<string>(['email', 'password']);
 const CHECKS: Record<LoginField, (value: string) => string | undefined> = { email: emailError, password: passwordError };
 
-export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
+/** `onChallenge`: the password was right, a second step comes (two-factor sign-in, decision 035). */
+export function LoginForm({ onSuccess, onChallenge }: { onSuccess: () => void; onChallenge: (challenge: LoginChallenge) => void }) {
   const [values, setValues] = useState({ email: '', password: '' });
   const [errors, setErrors] = useState<LoginErrors>({});
   const [submitted, setSubmitted] = useState(false);
   const [pending, setPending] = useState(false);
   const [apiMessage, setApiMessage] = useState<string | null>(null);
+  // The right password of an address not yet confirmed (decision 033): the way to a new link.
+  const [unconfirmed, setUnconfirmed] = useState<string | null>(null);
   const [showPassword, setShowPassword] = useState(false);
   const sending = useRef(false);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -47,17 +51,21 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     sending.current = true;
     setPending(true);
     setApiMessage(null);
+    setUnconfirmed(null);
     try {
-      await login(body);
-      onSuccess();
+      const outcome = await login(body);
+      if (outcome.challenge) onChallenge(outcome.challenge);
+      else onSuccess();
     } catch (error) {
       if (error instanceof ApiError) {
         const onFields: LoginErrors = {};
         for (const detail of error.details) {
           if (FIELDS.has(detail.path)) onFields[detail.path as LoginField] = detail.message;
         }
-        setErrors(onFields);
+        const notConfirmed = error.status === 403 && error.details.some((detail) => detail.path === 'email');
+        setErrors(notConfirmed ? {} : onFields);
         setApiMessage(error.message);
+        if (notConfirmed) setUnconfirmed(body.email);
       } else {
         setApiMessage('Connexion impossible. Veuillez réessayer.');
       }
@@ -69,7 +77,19 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
 
   return (
     <form className="login-form" noValidate onSubmit={(event) => void onSubmit(event)}>
-      {apiMessage && <PlainAlert>{apiMessage}</PlainAlert>}
+      {apiMessage && (
+        <PlainAlert>
+          {apiMessage}
+          {unconfirmed && (
+            <>
+              {' '}
+              <Link className="pl-link" to={`/signup/confirmation?email=${encodeURIComponent(unconfirmed)}`}>
+                Renvoyer l’e-mail de confirmation
+              </Link>
+            </>
+          )}
+        </PlainAlert>
+      )}
       <PlainField
         inputRef={emailRef}
         name="email"

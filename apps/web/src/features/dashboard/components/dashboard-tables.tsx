@@ -7,7 +7,7 @@ import { Link as RouterLink } from 'react-router';
 import { ResponsiveTable } from '../../../components/responsive-table';
 import { formatCount, formatDate, formatEuros, plural } from '../../../lib/format';
 import type { TopDrivers } from '../api/dashboard-api';
-import { formatSignedVehicles } from '../utils/dashboard-figures';
+import { formatSignedVehicles } from '../../../lib/insurance-figures';
 import { claimsUrl, twelveMonthsTo, vehiclesUrl } from '../utils/dashboard-links';
 import type { DashboardWindow } from '../utils/dashboard-window';
 import { Panel } from './panel';

@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { Suspense, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { lazyComponent } from '../../../components/lazy-component';
-import { LIMIT_COLORS, LIMIT_LABELS, type LimitStatus } from '../utils/dashboard-figures';
+import { LIMIT_COLORS, LIMIT_LABELS, type LimitStatus } from '../../../lib/insurance-figures';
 import { FormulaButton } from './formula-button';
 import { Placeholder } from './placeholder';
 

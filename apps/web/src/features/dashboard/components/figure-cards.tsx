@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import type { ClaimFrequency, DashboardConfig, HalfDifference, LossRatio } from '@flotte/contract';
 import { formatCount, formatDate, formatEuros, plural } from '../../../lib/format';
-import { formatPercent, formatSignedVehicles, limitStatus } from '../utils/dashboard-figures';
+import { formatPercent, formatSignedVehicles, limitStatus } from '../../../lib/insurance-figures';
 import { claimsUrl, vehiclesUrl } from '../utils/dashboard-links';
 import type { DashboardWindow } from '../utils/dashboard-window';
 import { FigureCard } from './figure-card';

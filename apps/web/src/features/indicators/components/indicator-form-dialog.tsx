@@ -10,17 +10,14 @@ import { FormDateField } from '../../../components/form/form-date-field';
 import { FormTextField } from '../../../components/form/form-text-field';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { ApiError } from '../../../lib/api-error';
+import { parseFrenchNumber } from '../../../lib/french-number';
 import { useSaveIndicators } from '../api/indicators-api';
 
 /** What the fields hold: dates as `YYYY-MM-DD` (null when empty), numbers as typed. */
 type FormValues = { startDate: string | null; endDate: string | null; motorsCount: string; cashReceived: string };
 const FIELDS = ['startDate', 'endDate', 'motorsCount', 'cashReceived'] as const;
 
-/** `36 600,50` or `36600.5` → 36600.5; anything else → NaN, which the contract refuses in French. */
-export function parseFrenchNumber(text: string): number {
-  const compact = text.replace(/[\s\u00a0\u202f€]/g, '').replace(',', '.');
-  return compact === '' || !/^-?\d+(\.\d+)?$/.test(compact) ? Number.NaN : Number(compact);
-}
+export { parseFrenchNumber };
 
 function toInput(values: FormValues) {
   return {

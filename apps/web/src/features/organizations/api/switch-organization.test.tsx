@@ -64,6 +64,8 @@ describe('organization dropdown', () => {
     mockFetch([
       { path: '/api/organization-user', body: page([LINK_A, LINK_B]) },
       { method: 'PATCH', path: `/api/user/${me.uuid}`, body: switched },
+      // The sidebar's menu reads the organization's plan (decision 044).
+      { path: '/api/stripe/current-plan', body: { source: 'environment', plan: null, subscription: null, features: ['documents', 'alerts'], canPay: false, provider: 'embedded' } },
     ]);
     authStore.setSession('token', me);
     const { router } = renderRoutes(

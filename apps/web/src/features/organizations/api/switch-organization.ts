@@ -34,13 +34,16 @@ export async function switchOrganization(
   return updateCurrentUser({ currentOrganizationUser: link.uuid });
 }
 
+export type SwitchOptions = { reloadAt?: string };
+
 export function useSwitchOrganization() {
   const [switching, setSwitching] = useState(false);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { pathname } = useLocation();
 
-  const run = async (organizationUuid: string) => {
+  /** `reloadAt`: where a superadmin's full page load lands (the broker's « Ouvrir »: /dashboard); the current page by default. */
+  const run = async (organizationUuid: string, options: SwitchOptions = {}) => {
     const me = authStore.getState().user;
     if (!me || me.currentOrganizationUser?.organization.uuid === organizationUuid) return;
     setSwitching(true);
@@ -49,7 +52,8 @@ export function useSwitchOrganization() {
       await switchOrganization(me, organizationUuid, links.data);
       if (me.roles.includes('SUPERADMIN')) {
         // Everything on screen may belong to another organization: start clean. The modal stays up.
-        window.location.reload();
+        if (options.reloadAt) window.location.assign(options.reloadAt);
+        else window.location.reload();
         return;
       }
       await queryClient.invalidateQueries();

@@ -1,7 +1,10 @@
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
 import { makeUser, ORG_A } from '../../../test/fixtures';
+import { mockFetch } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/render';
 import { OrganizationSection } from './organization-section';
 
@@ -20,6 +23,34 @@ describe('<OrganizationSection />', () => {
     renderWithProviders(<OrganizationSection />);
     expect(screen.getByText('Aucun (organisation indépendante)')).toBeInTheDocument();
     expect(screen.getByText('Administrateur')).toBeInTheDocument();
+  });
+
+  it('lets an administrator change or remove the logo, never a plain user', async () => {
+    const ui = userEvent.setup();
+    const logo = { url: `/api/organization/${ORG_A.uuid}/logo/AAAAAAAAAAAAAAAA` };
+    const admin = makeUser({ roles: ['ADMIN'], currentOrganizationUser: { uuid: '7e000000-0000-4000-8000-0000000000a1', organization: { ...ORG_A, avatar: logo } } });
+    authStore.setSession('token', admin);
+    const { calls } = mockFetch([
+      { method: 'DELETE', path: `/api/organization/${ORG_A.uuid}/logo`, body: { ...ORG_A, avatar: null, subscription: null } },
+      { path: '/api/auth/me', body: { ...admin, currentOrganizationUser: { ...admin.currentOrganizationUser!, organization: { ...ORG_A, avatar: null } } } },
+    ]);
+    const view = renderWithProviders(
+      <>
+        <OrganizationSection />
+        <SnackbarHost />
+      </>,
+    );
+    expect(screen.getByRole('img', { name: 'Aperçu du logo' })).toHaveAttribute('src', logo.url);
+    expect(screen.getByRole('button', { name: 'Changer le logo' })).toBeInTheDocument();
+    await ui.click(screen.getByRole('button', { name: 'Retirer le logo' }));
+    expect(await screen.findByText('L’initiale de l’organisation le remplace.')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'DELETE' && c.url.endsWith(`/api/organization/${ORG_A.uuid}/logo`))).toBe(true);
+    expect(await screen.findByRole('button', { name: 'Choisir un logo' })).toBeInTheDocument();
+    view.unmount();
+
+    authStore.setSession('token', makeUser({ roles: ['USER'] }));
+    renderWithProviders(<OrganizationSection />);
+    expect(screen.queryByRole('button', { name: /logo/ })).not.toBeInTheDocument();
   });
 
   it('says when no organization is selected', () => {

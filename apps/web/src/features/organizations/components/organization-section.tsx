@@ -1,16 +1,28 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { bestRoleLabel } from '@flotte/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { FactList, SectionCard } from '../../../components/section-card';
+import { LogoField } from '../../../components/image-picker/logo-field';
+import { snackbar } from '../../../components/snackbar/snackbar';
 import { useCurrentUser } from '../../../lib/auth-store';
-import { OrganizationAvatar } from './organization-avatar';
+import { removeOrganizationLogo, uploadOrganizationLogo } from '../../../lib/logos-api';
+import { isAdministrator } from '../../../lib/permissions';
+import { loadCurrentUser } from '../../../lib/session';
+import { OrganizationAvatar } from '../../../components/organization-avatar';
 
 /**
  * What the current organization is: its name and logo, the broker's space it belongs to, and the
- * caller's role. Read only: the API has no route to edit an organization yet.
+ * caller's role. Its administrators change or remove the logo here (decision 042).
  */
 export function OrganizationSection() {
   const user = useCurrentUser();
+  const queryClient = useQueryClient();
+  /** The user (its current organization) and the lists of organizations read again: the switcher shows the new logo. */
+  const refresh = async () => {
+    await loadCurrentUser();
+    void queryClient.invalidateQueries({ queryKey: ['organizations'] });
+  };
   const organization = user?.currentOrganizationUser?.organization ?? null;
   return (
     <SectionCard id="organisation" title="Organisation" description="L'organisation dans laquelle vous travaillez">
@@ -22,6 +34,23 @@ export function OrganizationSection() {
               {organization.title}
             </Typography>
           </Box>
+          {isAdministrator(user) && (
+            <LogoField
+              imageUrl={organization.avatar?.url ?? null}
+              of="de l’organisation"
+              hint="JPEG, PNG ou WebP ; la transparence est gardée. Il apparaît dans le menu de chaque membre."
+              onCropped={async (image) => {
+                await uploadOrganizationLogo(organization.uuid, image);
+                await refresh();
+                snackbar.show({ type: 'success', title: 'Logo enregistré', description: 'Le nouveau logo de l’organisation est en place.' });
+              }}
+              onRemove={async () => {
+                await removeOrganizationLogo(organization.uuid);
+                await refresh();
+                snackbar.show({ type: 'success', title: 'Logo retiré', description: 'L’initiale de l’organisation le remplace.' });
+              }}
+            />
+          )}
           <FactList
             facts={[
               ['Espace', organization.environment?.title ?? 'Aucun (organisation indépendante)'],

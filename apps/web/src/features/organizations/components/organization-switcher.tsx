@@ -5,14 +5,14 @@ import Button from '@mui/material/Button';
 import ButtonBase from '@mui/material/ButtonBase';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import type { OrganizationSummary, User } from '@flotte/contract';
 import { useId, useState, type MouseEvent } from 'react';
 import { useEnvironmentOrganizations } from '../api/get-environment-organizations';
 import { useMyOrganizationUsers } from '../api/get-my-organization-users';
-import { OrganizationAvatar } from './organization-avatar';
+import { OrganizationAvatar } from '../../../components/organization-avatar';
+import { Menu, MenuItem, preloadMenu } from '../../../components/menu/lazy-menu';
+import { intentProps } from '../../../components/register/intent';
 
 // Read by screen readers only (same rules as MUI's visuallyHidden).
 const visuallyHidden = {
@@ -118,6 +118,7 @@ export function OrganizationSwitcher({ user, onSwitch }: OrganizationSwitcherPro
               aria-haspopup="menu"
               aria-controls={anchor ? menuId : undefined}
               onClick={open}
+              {...intentProps(preloadMenu)}
             >
               Choisir une organisation
             </Button>
@@ -143,6 +144,7 @@ export function OrganizationSwitcher({ user, onSwitch }: OrganizationSwitcherPro
         aria-expanded={anchor ? 'true' : undefined}
         aria-controls={anchor ? menuId : undefined}
         onClick={open}
+        {...intentProps(preloadMenu)}
         sx={{ width: '100%', display: 'flex', alignItems: 'center', gap: 1.5, p: 1, borderRadius: 2, '&:hover': { bgcolor: 'action.hover' } }}
       >
         <Box component="span" sx={visuallyHidden}>

@@ -12,6 +12,7 @@ import { AppProviders } from '../../../app/providers';
 const ENVIRONMENT: Environment = {
   uuid: '0b6f3a4e-1f4c-4a57-9a53-6f3e2a1d0e01',
   title: 'Courtage Demo',
+  logo: null,
   refererEmail: null,
   bookingUrl: 'https://rendez-vous.example/courtage-demo',
   tiers: [],
@@ -19,6 +20,7 @@ const ENVIRONMENT: Environment = {
   organizations: [],
   freeOrganizations: 0,
   stripeProductId: null,
+  requireSuperadminTotp: false,
 };
 
 const environmentRoute: MockRoute = { path: '/api/environment/current', body: ENVIRONMENT };

@@ -1,8 +1,6 @@
 import CategoryOutlined from '@mui/icons-material/CategoryOutlined';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import Button from '@mui/material/Button';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import { COUNT_CAP, VEHICULE_TYPES, vehiculeTypeLabel, type VehiculeTypeCode } from '@flotte/contract';
 import { useId, useState } from 'react';
 import { LazyConfirm, LazyConfirmDialog } from '../../../components/register/lazy-confirm-dialog';
@@ -11,6 +9,8 @@ import { snackbar } from '../../../components/snackbar/snackbar';
 import { formatCount, plural } from '../../../lib/format';
 import { useUpdateVehiculesCategory, type VehiculesFilters } from '../api/update-vehicules-category';
 import { vehiculeTypeShortLabel } from '../utils/vehicule-texts';
+import { Menu, MenuItem, preloadMenu } from '../../../components/menu/lazy-menu';
+import { intentProps } from '../../../components/register/intent';
 
 export type BulkCategoryButtonProps = {
   /** The list's filters (search, archive view, categories, period): the vehicles changed are the ones they match. */
@@ -81,6 +81,7 @@ export function BulkCategoryButton({ filters, total, totalIsCapped = false, isFi
           LazyConfirm.preload();
           setAnchor(event.currentTarget);
         }}
+        {...intentProps(preloadMenu)}
         sx={{ flexShrink: 0, bgcolor: 'background.paper' }}
       >
         Changer la catégorie

@@ -1,6 +1,6 @@
 import { LIMIT_WARNING_POINTS } from '@flotte/contract';
 import { describe, expect, it } from 'vitest';
-import { formatPercent, formatSignedVehicles, LIMIT_COLORS, LIMIT_LABELS, limitStatus } from './dashboard-figures';
+import { formatPercent, formatSignedVehicles, LIMIT_COLORS, LIMIT_LABELS, limitStatus } from './insurance-figures';
 
 describe('limitStatus (green below, orange within the warning points, red above)', () => {
   const limit = 70;
@@ -47,12 +47,5 @@ describe('formatSignedVehicles', () => {
     expect(formatSignedVehicles(-1.5)).toBe('-1,5');
     expect(formatSignedVehicles(0.5)).toBe('+0,5');
     expect(formatSignedVehicles(0)).toBe('0');
-  });
-});
-
-describe('shortEuros (the charts’ axis ticks)', () => {
-  it('keeps ticks apart under 10 k€ and rounds above', async () => {
-    const { shortEuros } = await import('../components/chart-format');
-    expect([800, 1000, 1200, 1400, 9950, 12_345].map(shortEuros)).toEqual(['800\u202f€', '1\u202fk€', '1,2\u202fk€', '1,4\u202fk€', '10\u202fk€', '12\u202fk€']);
   });
 });

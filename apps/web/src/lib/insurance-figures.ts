@@ -1,20 +1,11 @@
-import { LIMIT_WARNING_POINTS } from '@flotte/contract';
-import { formatCount } from '../../../lib/format';
+import type { LimitStatus } from '@flotte/contract';
+import { formatCount } from './format';
 
-/** Where a figure stands against its limit (DOMAIN.md "Limits management"). */
-export type LimitStatus = 'below' | 'near' | 'above' | 'unknown';
+// The insurance figures as the screens show them: against their limit (DOMAIN.md "Limits
+// management"), as percentages, half-differences; shared by the dashboard and the broker's table.
 
-/**
- * Green below the limit, orange within LIMIT_WARNING_POINTS points of it (the limit itself
- * included), red above it; 'unknown' without a figure (no premium, no vehicle). Judged on the exact
- * figure, as the API returns it, not on the rounded one the card shows.
- */
-export function limitStatus(value: number | null, limit: number): LimitStatus {
-  if (value === null) return 'unknown';
-  if (value > limit) return 'above';
-  if (value >= limit - LIMIT_WARNING_POINTS) return 'near';
-  return 'below';
-}
+// The rule is the contract's: the automatic prevention alerts are raised on it too (decision 037).
+export { limitStatus, type LimitStatus } from '@flotte/contract';
 
 /** The words that say what the colour says, so colour is never the only signal. */
 export const LIMIT_LABELS: Readonly<Record<LimitStatus, string>> = {

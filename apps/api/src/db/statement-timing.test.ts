@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { rememberStatementName, SQL_MAX_LENGTH, StatementEvents, statementShape } from './statement-timing.js';
+
+describe('a statement\'s shape', () => {
+  it('is its name when it has one, with its SQL', () => {
+    expect(statementShape('select "uuid" from "drivers" where "last_name" = $1', 'drivers_list_7')).toEqual({
+      name: 'drivers_list_7',
+      sql: 'select "uuid" from "drivers" where "last_name" = $1',
+    });
+  });
+
+  it('finds the name of a prepared statement by its SQL (PGlite is not told the name)', () => {
+    rememberStatementName('select "uuid" from "vehicules" where "brand" = $1 -- essai', 'vehicules_list_3');
+    expect(statementShape('select "uuid" from "vehicules" where "brand" = $1 -- essai').name).toBe('vehicules_list_3');
+  });
+
+  it('is otherwise its verb, its first table and a hash of the SQL: two shapes on a table stay apart', () => {
+    const one = statementShape('SELECT "uuid" FROM "sinisters" WHERE "uuid" = $1');
+    const other = statementShape('SELECT "uuid" FROM "sinisters" WHERE "reference" = $1');
+    expect(one.name).toMatch(/^select sinisters #[0-9a-f]{8}$/);
+    expect(other.name).toMatch(/^select sinisters #[0-9a-f]{8}$/);
+    expect(other.name).not.toBe(one.name);
+    expect(statementShape('insert into "drivers" ("first_name") values ($1)').name).toMatch(/^insert drivers #/);
+    expect(statementShape('update "drivers" set "phone" = $1').name).toMatch(/^update drivers #/);
+    expect(statementShape('begin').name).toBe('begin');
+    expect(statementShape('COMMIT').name).toBe('commit');
+  });
+
+  it('never carries a literal written into the SQL, and stays short', () => {
+    const shape = statementShape("select * from drivers where email = 'jean.dupont@exemple.fr' and note = 'l''essai'");
+    expect(shape.sql).toBe("select * from drivers where email = '?' and note = '?'");
+    const long = statementShape(`select ${Array.from({ length: 200 }, (_, i) => `"colonne_${i}"`).join(', ')} from "drivers"`);
+    expect(long.sql.length).toBeLessThanOrEqual(SQL_MAX_LENGTH);
+  });
+});
+
+describe('statement listeners', () => {
+  it('are told each timing until they stop listening; one that throws does not stop the others', () => {
+    const events = new StatementEvents();
+    expect(events.active).toBe(false);
+    const seen: number[] = [];
+    const stopThrowing = events.subscribe(() => {
+      throw new Error('flux fermé');
+    });
+    const stop = events.subscribe((timing) => seen.push(timing.ms));
+    const timing = { name: 'begin', family: 'unnamed', code: null, sql: 'begin', ms: 3, organization: null, scope: null, failed: false };
+    events.emit(timing);
+    stop();
+    stopThrowing();
+    events.emit(timing);
+    expect(seen).toEqual([3]);
+    expect(events.active).toBe(false);
+  });
+});
