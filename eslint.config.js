@@ -93,7 +93,7 @@ export default tseslint.config(
   },
   {
     // Command-line entry points talk to the person running them.
-    files: ['apps/api/src/server.ts', 'apps/api/scripts/**', 'scripts/**', 'bench/**', 'e2e/**', 'apps/web/scripts/**'],
+    files: ['apps/api/src/server.ts', 'apps/api/src/serve.ts', 'apps/api/scripts/**', 'scripts/**', 'bench/**', 'e2e/**', 'apps/web/scripts/**'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -60,6 +60,7 @@ import { pageCacheSize } from './lib/page-cache.js';
 import { createMetrics } from './platform/metrics/metrics.js';
 import { registerMetrics, registerMetricsOff } from './platform/metrics/metrics-plugin.js';
 import { attachObservations } from './platform/metrics/observations.js';
+import { activeTracing } from './platform/tracing/requested.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -193,6 +194,12 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   }
 
   registerRequestLog(app, { slowStatementMs: config.slowStatementMs, statements: database.statements });
+  // Traces (decision 047): a span per statement, when the process started them (server.ts).
+  const tracing = activeTracing();
+  if (tracing) {
+    const stop = tracing.traceStatements(database.statements);
+    app.addHook('onClose', async () => stop());
+  }
 
   registerSecurityHeaders(app, headersFor);
   await app.register(cookie);

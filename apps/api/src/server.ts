@@ -1,68 +1,19 @@
-import { pino } from 'pino';
-import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/open.js';
+/**
+ * The server's entry (`npm start`). Traces, when asked for, start before anything else is loaded:
+ * their instrumentations patch http and pg as those load (platform/tracing, decision 047).
+ * Everything else is imported afterwards, dynamically, for that reason.
+ */
 import { ExplainedError } from './lib/explained-error.js';
-import { seedDemoIfEmpty } from './seed/demo.js';
+import { tracingRequested } from './platform/tracing/requested.js';
 
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-
-  // Until the server is up, a signal stops the process at once; the embedded folder's lock is
-  // released by the process's exit (db/data-dir-lock.ts).
-  let shutdown: (signal: string) => void = (signal) => {
-    console.error(`Démarrage interrompu (${signal}).`);
-    process.exit(1);
-  };
-  for (const signal of SIGNALS) process.once(signal, () => shutdown(signal));
-
-  const log = pino({ level: config.logLevel });
-  const database = await openDatabase(config, log);
-  const app = await buildApp(config, database);
-  const seeded = config.seedDemo ? await seedDemoIfEmpty(database.db, config.demoPassword) : null;
-
-  shutdown = (signal: string) => {
-    app.log.info({ signal }, 'arrêt en cours');
-    const timer = setTimeout(() => process.exit(1), 10_000);
-    timer.unref();
-    void (async () => {
-      await app.close();
-      // Closes the database, then releases the embedded folder.
-      await database.close();
-      process.exit(0);
-    })();
-  };
-
-  await app.listen({ port: config.port, host: config.host });
-  const url = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
-  const lines = [
-    '',
-    `  FlotteAssur est prêt : ${url}`,
-    `  Base de données : ${database.kind === 'pglite' ? `PGlite embarqué (${config.dataDir})` : 'PostgreSQL'}`,
-    `  Documentation de l'API : ${url}/api/docs`,
-  ];
-  if (seeded) {
-    lines.push('', seeded.created ? '  Données de démonstration créées. Comptes :' : '  Comptes de démonstration :');
-    for (const account of seeded.accounts) lines.push(`    ${account.email.padEnd(22)} ${account.label}`);
-    lines.push(`  Mot de passe : ${config.demoPassword === 'Demo1234!' ? 'Demo1234!' : '(DEMO_PASSWORD)'}`);
-  }
-  console.log(lines.join('\n') + '\n');
-}
-
-main().catch((error: unknown) => {
+try {
+  const request = tracingRequested(process.env);
+  const tracing = request ? await (await import('./platform/tracing/tracing.js')).startTracing({ request }) : null;
+  const { serve } = await import('./serve.js');
+  await serve(tracing);
+} catch (error) {
   // An explained failure (folder in use, database that does not open…) says itself what to do.
   if (error instanceof ExplainedError) console.error(`\nDémarrage impossible.\n${error.message}\n`);
   else console.error('Démarrage impossible :', error);
   process.exit(1);
-});
+}

@@ -151,6 +151,17 @@ function sqlState(error: unknown): string | null {
   return typeof code === 'string' ? code : null;
 }
 
+/** How a timed pg query is sent: as it is, or inside what tracing asks for (platform/tracing). */
+let sendStatement: (<T>(send: () => T) => T) | null = null;
+
+/**
+ * Tracing draws each statement's span from its timing, and wraps the driver's own call so that
+ * the pg instrumentation does not draw it a second time (platform/tracing/tracing.ts). null: as is.
+ */
+export function setStatementCall(wrap: (<T>(send: () => T) => T) | null) {
+  sendStatement = wrap;
+}
+
 type QueryArgs = [config: unknown, values?: unknown, callback?: unknown];
 type Callback = (error: unknown, result?: unknown) => void;
 
@@ -167,7 +178,8 @@ function pgStatement(config: unknown): { text: string; name?: string } | null {
  * three ways pg takes a query — a callback, a Query with its own callback, a promise.
  */
 export function timePgClient(client: pg.PoolClient | pg.Client, events: StatementEvents) {
-  const query = client.query.bind(client) as (...args: QueryArgs) => unknown;
+  const bound = client.query.bind(client) as (...args: QueryArgs) => unknown;
+  const query = (...args: QueryArgs) => (sendStatement ? sendStatement(() => bound(...args)) : bound(...args));
   const timed = (...args: QueryArgs) => {
     const statement = events.active ? pgStatement(args[0]) : null;
     if (!statement) return query(...args);

@@ -93,8 +93,8 @@ export function loggerOptions(config: Config, stream?: NodeJS.WritableStream): N
   };
 }
 
-/** The health and readiness probes (plugins/health.ts). */
-const PROBES = new Set(['/api/health', '/api/ready']);
+/** The load balancer's probes: a healthy one is logged at debug, and never traced (platform/tracing). */
+export const PROBE_PATHS: ReadonlySet<string> = new Set(['/api/health', '/api/ready']);
 
 /** The logger of the request running now (its lines carry its id); none outside a request. */
 const requestLogs = new AsyncLocalStorage<FastifyBaseLogger>();
@@ -128,7 +128,7 @@ export function registerRequestLog(app: FastifyInstance, options: { slowStatemen
     const line = requestLine(request, reply.statusCode, reply.elapsedTime);
     // A load balancer's probe every few seconds would fill the log: a healthy one at debug, a
     // failing one (a 503 from /api/ready) at info like any other request.
-    if (PROBES.has(line.route ?? '') && reply.statusCode < 400) request.log.debug(line, 'request');
+    if (PROBE_PATHS.has(line.route ?? '') && reply.statusCode < 400) request.log.debug(line, 'request');
     else request.log.info(line, 'request');
     done();
   });

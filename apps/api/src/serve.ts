@@ -1,0 +1,64 @@
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/open.js';
+import type { Tracing } from './platform/tracing/requested.js';
+import { seedDemoIfEmpty } from './seed/demo.js';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** The server's life: configuration, database, app, signals (server.ts starts tracing first). */
+export async function serve(tracing: Tracing | null) {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  // Until the server is up, a signal stops the process at once; the embedded folder's lock is
+  // released by the process's exit (db/data-dir-lock.ts).
+  let shutdown: (signal: string) => void = (signal) => {
+    console.error(`Démarrage interrompu (${signal}).`);
+    process.exit(1);
+  };
+  for (const signal of SIGNALS) process.once(signal, () => shutdown(signal));
+
+  const log = pino({ level: config.logLevel });
+  const database = await openDatabase(config, log);
+  const app = await buildApp(config, database);
+  const seeded = config.seedDemo ? await seedDemoIfEmpty(database.db, config.demoPassword) : null;
+
+  shutdown = (signal: string) => {
+    app.log.info({ signal }, 'arrêt en cours');
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    void (async () => {
+      await app.close();
+      // Closes the database, then releases the embedded folder.
+      await database.close();
+      // What the traces still hold is sent before the process goes.
+      await tracing?.shutdown().catch(() => undefined);
+      process.exit(0);
+    })();
+  };
+
+  await app.listen({ port: config.port, host: config.host });
+  const url = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  const lines = [
+    '',
+    `  FlotteAssur est prêt : ${url}`,
+    `  Base de données : ${database.kind === 'pglite' ? `PGlite embarqué (${config.dataDir})` : 'PostgreSQL'}`,
+    `  Documentation de l'API : ${url}/api/docs`,
+  ];
+  if (seeded) {
+    lines.push('', seeded.created ? '  Données de démonstration créées. Comptes :' : '  Comptes de démonstration :');
+    for (const account of seeded.accounts) lines.push(`    ${account.email.padEnd(22)} ${account.label}`);
+    lines.push(`  Mot de passe : ${config.demoPassword === 'Demo1234!' ? 'Demo1234!' : '(DEMO_PASSWORD)'}`);
+  }
+  console.log(lines.join('\n') + '\n');
+}
