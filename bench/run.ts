@@ -31,6 +31,9 @@
  *   BENCH_BROKER_ORGS (500) organizations of typical sizes (database `flotte_bench_broker`, kept),
  *   one request at a time, by sort, search and page, and its CSV export. Target: under 200 ms.
  *
+ * - metrics: the giant's lists read again by a server without metrics and one with them (scraped
+ *   every 5 s), in turns. Target: metrics on lose at most 3 % (issue 23).
+ *
  * One scenario alone: `npm run bench -- import` (arguments win over BENCH_SCENARIOS).
  *
  * Then the server's memory (RSS, target < 300 MB). Tables print as they come and go to bench/results/.
@@ -60,7 +63,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const PASSWORD = 'Bench-motdepasse-1';
 const GIANT_EMAIL = 'bench@flotte.fr';
 
-const ALL_SCENARIOS = ['single', 'many', 'fair', 'embedded', 'dashboard', 'export', 'import', 'broker'] as const;
+const ALL_SCENARIOS = ['single', 'many', 'fair', 'embedded', 'dashboard', 'export', 'import', 'broker', 'metrics'] as const;
 type Scenario = (typeof ALL_SCENARIOS)[number];
 const SCENARIOS = new Set(
   (process.argv.length > 2 ? process.argv.slice(2).join(',') : (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')))
@@ -314,6 +317,18 @@ async function measure(name: string, url: string, headers: Record<string, string
   };
 }
 
+/** The giant's lists, as its people read them (single and metrics). */
+const GIANT_LISTS: [string, string][] = [
+  ['Conducteurs, page 1', '/api/driver'],
+  ['Conducteurs, recherche + tri', '/api/driver?search=conducteur4242&sortBy=-lastName'],
+  ['Conducteurs, recherche large + tri', '/api/driver?search=martin&sortBy=firstName'],
+  ['Véhicules, page 1', '/api/vehicule'],
+  ['Véhicules, recherche plaque + tri', '/api/vehicule?search=AB-1&sortBy=-entryDate'],
+  ['Véhicules, catégories + période', '/api/vehicule?types=PL,VUL&start=2024-01-01&end=2024-12-31&sortBy=brand'],
+  ['Sinistres, année + tri', '/api/sinister?startDate=2026-01-01&endDate=2026-11-22&sortBy=-sinisterDate'],
+  ['Sinistres, recherche + filtres', '/api/sinister?search=B0042&showDeclared=true&responsible=me'],
+];
+
 async function singleOrganization(origin: string) {
   const login = await fetch(`${origin}/api/auth/login`, {
     method: 'POST',
@@ -321,16 +336,7 @@ async function singleOrganization(origin: string) {
     body: JSON.stringify({ email: GIANT_EMAIL, password: PASSWORD }),
   });
   const token = ((await login.json()) as { tokens: { access_token: string } }).tokens.access_token;
-  const endpoints: [string, string][] = [
-    ['Conducteurs, page 1', '/api/driver'],
-    ['Conducteurs, recherche + tri', '/api/driver?search=conducteur4242&sortBy=-lastName'],
-    ['Conducteurs, recherche large + tri', '/api/driver?search=martin&sortBy=firstName'],
-    ['Véhicules, page 1', '/api/vehicule'],
-    ['Véhicules, recherche plaque + tri', '/api/vehicule?search=AB-1&sortBy=-entryDate'],
-    ['Véhicules, catégories + période', '/api/vehicule?types=PL,VUL&start=2024-01-01&end=2024-12-31&sortBy=brand'],
-    ['Sinistres, année + tri', '/api/sinister?startDate=2026-01-01&endDate=2026-11-22&sortBy=-sinisterDate'],
-    ['Sinistres, recherche + filtres', '/api/sinister?search=B0042&showDeclared=true&responsible=me'],
-  ];
+  const endpoints = GIANT_LISTS;
   const auth = { authorization: `Bearer ${token}` };
   const ceilingUrl = `${origin}/bench/ceiling`;
   // This machine's speed drifts by ±30 % within minutes: each list is compared with the ceiling
@@ -374,6 +380,66 @@ async function singleOrganization(origin: string) {
     verdict('Listes relues (copie validée par la version du registre)', repeated),
     verdict('Listes calculées à chaque requête (sans cache)', fresh),
   ]);
+}
+
+// ————————————————————————————— metrics: what Prometheus metrics cost —————————————————————————————
+
+const METRICS_TOKEN = 'bench-metriques-0123456789abcdef0123456789';
+const METRICS_ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 3);
+
+/**
+ * The giant's lists read again (the single scenario's first table), by two servers on the same
+ * database: metrics off, and metrics on (METRICS_TOKEN) scraped every 5 s as Prometheus would,
+ * three times more often than its usual 15 s. Measured in turns (off, on, on, off…) so that the
+ * machine's drift weighs on both alike. Target: metrics on lose at most 3 % (issue 23).
+ */
+async function metricsCost(databaseUrl: string) {
+  const off = await startServer({ DATABASE_URL: databaseUrl });
+  const on = await startServer({ DATABASE_URL: databaseUrl, METRICS_TOKEN });
+  const scraper = setInterval(() => {
+    void fetch(`${on.origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.arrayBuffer(), () => undefined);
+  }, 5_000);
+  try {
+    const tokens = await Promise.all([off, on].map(async (server) => (await logIn(server.origin, [GIANT_EMAIL], PASSWORD))[0]!));
+    const rows: string[] = [];
+    let totalOff = 0;
+    let totalOn = 0;
+    for (const [name, url] of GIANT_LISTS) {
+      const sums = [0, 0];
+      const p99s: number[][] = [[], []];
+      for (let round = 0; round < METRICS_ROUNDS; round++) {
+        // Off first in even rounds, on first in odd ones.
+        const order = round % 2 === 0 ? [0, 1] : [1, 0];
+        for (const which of order) {
+          const server = which === 0 ? off : on;
+          const result = await measure(name, server.origin + url, { authorization: `Bearer ${tokens[which]!}` }, DURATION, round === 0 ? WARMUP : 0);
+          if (result.errors + result.non2xx > 0) throw new Error(`${name} : ${result.errors + result.non2xx} erreurs (métriques ${which === 0 ? 'éteintes' : 'allumées'})`);
+          sums[which]! += result.requests;
+          p99s[which]!.push(result.p99);
+          await sleep(1000);
+        }
+      }
+      totalOff += sums[0]!;
+      totalOn += sums[1]!;
+      const loss = 100 * (1 - sums[1]! / sums[0]!);
+      rows.push(
+        `| ${name} | \`${url}\` | ${Math.round(sums[0]! / METRICS_ROUNDS)} | ${Math.round(sums[1]! / METRICS_ROUNDS)} | ${loss.toFixed(1).replace('.', ',')} % | ${Math.max(...p99s[0]!)} | ${Math.max(...p99s[1]!)} |`,
+      );
+    }
+    const loss = 100 * (1 - totalOn / totalOff);
+    section('Coût des métriques Prometheus (listes relues de l\'organisation géante)', [
+      `${CONNECTIONS} connexions, ${METRICS_ROUNDS} tours de ${DURATION} s par liste et par serveur, en alternance ; métriques lues toutes les 5 s.`,
+      '',
+      '| Liste | Requête | req/s sans métriques | req/s avec | perte | p99 sans (ms) | p99 avec (ms) |',
+      '|---|---|---:|---:|---:|---:|---:|',
+      ...rows,
+      '',
+      `Perte sur l'ensemble : ${loss.toFixed(1).replace('.', ',')} % — ${loss <= 3 ? 'objectif atteint (≤ 3 %).' : "au-dessus de l'objectif (≤ 3 %)."}`,
+    ]);
+  } finally {
+    clearInterval(scraper);
+    await Promise.all([off.stop(), on.stop()]);
+  }
 }
 
 // ————————————————————————————— dashboard: the giant's insurance figures —————————————————————————————
@@ -871,6 +937,10 @@ async function main() {
     } finally {
       await server.stop();
     }
+  }
+  if (runs('metrics')) {
+    const databaseUrl = await prepareDatabase(false);
+    await timed(() => metricsCost(databaseUrl));
   }
   if (runs('embedded')) await embedded();
   if (runs('broker')) await timed(broker);

@@ -35,6 +35,26 @@ describe('OpenAPI document', () => {
     expect(document.paths['/api/auth/login'].post.security).toEqual([]);
   });
 
+  it('names the error envelope once, with its reference, and every error answer refers to it', () => {
+    const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
+    expect(Object.keys(document.components.schemas)).toEqual(['Error']);
+    expect(document.components.schemas.Error.properties.requestId).toEqual({ type: 'string' });
+    const errors: string[] = [];
+    const inlined: string[] = [];
+    for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (Number(status) < 400) continue;
+          const where = `${method.toUpperCase()} ${path} ${status}`;
+          errors.push(where);
+          if (response.content?.['application/json']?.schema.$ref !== '#/components/schemas/Error') inlined.push(where);
+        }
+      }
+    }
+    expect(errors.length).toBeGreaterThan(300);
+    expect(inlined).toEqual([]);
+  });
+
   it('bounds every string a client sends: path, query and body (issue 9, contract primitives.ts)', () => {
     const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
     const unbounded: string[] = [];
