@@ -42,6 +42,17 @@ export async function currentSubscription(tx: ReadTx) {
   return row ?? null;
 }
 
+/** The scoped organization's current subscription (as currentSubscription) and its plan, in one read. */
+export async function currentSubscriptionWithPlan(tx: ReadTx) {
+  const [row] = await tx
+    .select({ subscription: billingSubscriptions, plan: billingPlans })
+    .from(billingSubscriptions)
+    .leftJoin(billingPlans, eq(billingPlans.id, billingSubscriptions.planId))
+    .orderBy(sql`(${billingSubscriptions.status} in ('active', 'trialing', 'past_due')) desc`, desc(billingSubscriptions.updatedAt))
+    .limit(1);
+  return row ?? null;
+}
+
 export async function insertCheckout(tx: WriteTx, values: typeof billingCheckouts.$inferInsert) {
   const [row] = await tx.insert(billingCheckouts).values(values).returning();
   return row!;

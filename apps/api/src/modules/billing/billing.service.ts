@@ -60,21 +60,35 @@ async function billingOf(db: Database, organizationUuid: string) {
 }
 
 /**
+ * What an organization's plan is made of (decision 044), the one place its rule is read: inside an
+ * environment, every feature (its broker pays); outside, its current subscription and, when that
+ * subscription is live, its plan and the plan's features — none otherwise. Two reads: the
+ * organization (directory, system scope) and the subscription with its plan (its own scope).
+ */
+async function organizationPlan(db: Database, organizationUuid: string) {
+  const organization = await readSystem(db, (tx) => repo.organizationBilling(tx, organizationUuid));
+  if (!organization) return null;
+  if (organization.environmentUuid) return { inEnvironment: true as const, subscription: null, plan: null, features: [...ALL_BILLING_FEATURES] };
+  const current = await readTenant(db, organizationUuid, (tx) => repo.currentSubscriptionWithPlan(tx));
+  const live = current !== null && (repo.LIVE_STATUSES as readonly string[]).includes(current.subscription.status);
+  const plan = live ? current.plan : null;
+  return { inEnvironment: false as const, subscription: current?.subscription ?? null, plan, features: plan ? (plan.features as BillingFeature[]) : [] };
+}
+
+/**
  * The plan of the current organization (SPEC section 4): inside an environment, every feature
  * (its broker pays, GET /api/stripe/environment/current-plan); outside, its own subscription's plan.
  */
 export async function currentPlan(db: Database, billing: BillingProvider, ctx: AuthContext): Promise<CurrentPlan> {
-  const organizationUuid = requireOrganization(ctx);
-  const organization = await billingOf(db, organizationUuid);
-  if (organization.environmentUuid) {
-    return { source: 'environment', plan: null, subscription: null, features: [...ALL_BILLING_FEATURES], canPay: false, provider: billing.kind };
+  const state = await organizationPlan(db, requireOrganization(ctx));
+  if (!state) throw new NotFoundError('Organisation introuvable');
+  if (state.inEnvironment) {
+    return { source: 'environment', plan: null, subscription: null, features: state.features, canPay: false, provider: billing.kind };
   }
-  const subscription = await readTenant(db, organizationUuid, (tx) => repo.currentSubscription(tx));
-  const planRow = subscription ? await readSystem(db, (tx) => repo.findPlan(tx, subscription.planId)) : null;
-  const live = subscription !== null && (repo.LIVE_STATUSES as readonly string[]).includes(subscription.status);
+  const { subscription, plan } = state;
   return {
-    source: live ? 'organization' : 'none',
-    plan: live && planRow ? toPlan(planRow) : null,
+    source: plan ? 'organization' : 'none',
+    plan: plan ? toPlan(plan) : null,
     subscription: subscription
       ? {
           planId: subscription.planId,
@@ -84,23 +98,16 @@ export async function currentPlan(db: Database, billing: BillingProvider, ctx: A
           currentPeriodEnd: iso(subscription.currentPeriodEnd),
         }
       : null,
-    features: live && planRow ? (planRow.features as BillingFeature[]) : [],
+    features: state.features,
     canPay: isMemberAdmin(ctx),
     provider: billing.kind,
   };
 }
 
-/**
- * The features an organization has (decision 044): all inside an environment (its broker pays);
- * outside, those of its live subscription's plan — none without one.
- */
+/** The features an organization has (the feature gate, feature-gate.ts): see organizationPlan. */
 export async function organizationFeatures(db: Database, organizationUuid: string): Promise<readonly BillingFeature[]> {
-  const organization = await readSystem(db, (tx) => repo.organizationBilling(tx, organizationUuid));
-  if (!organization || organization.environmentUuid) return ALL_BILLING_FEATURES;
-  const subscription = await readTenant(db, organizationUuid, (tx) => repo.currentSubscription(tx));
-  if (!subscription || !(repo.LIVE_STATUSES as readonly string[]).includes(subscription.status)) return [];
-  const plan = await readSystem(db, (tx) => repo.findPlan(tx, subscription.planId));
-  return (plan?.features ?? []) as BillingFeature[];
+  const state = await organizationPlan(db, organizationUuid);
+  return state ? state.features : ALL_BILLING_FEATURES;
 }
 
 /** The environment that bills the current organization, or null when it pays for itself. */
