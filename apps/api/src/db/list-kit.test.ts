@@ -4,6 +4,7 @@ import { createTestApp, type TestContext } from '../../test/test-app.js';
 import { createDrivers, createOrganization } from '../seed/factories.js';
 import { declaredLists, defineList, type List, type ListQuery, tablesRead } from './list-kit.js';
 import { type ReadTx, readTenant, withTenant } from './scope.js';
+import { SEVERAL_SKIPS } from './scoped-reads.js';
 import { ListDriversQuerySchema } from '@flotte/contract';
 import { drivers } from './schema/drivers.js';
 import { reports } from './schema/reports.js';
@@ -151,6 +152,40 @@ describe('reads and writes', () => {
     const both = await readTenant(t.database.db, organization, async (tx) => [await countDrivers(tx), await countDrivers(tx)]);
     expect(both).toEqual([1, 1]);
   });
+
+  // PostgreSQL: a read of one statement travels in one write with its scope (db/scoped-reads.ts).
+  it.runIf(inject('testDb').kind === 'postgres')(
+    'a read that went on to a second statement makes the next ones that begin alike start as a snapshot, and is forgotten once alone',
+    async () => {
+      const names: string[] = [];
+      const stop = t.database.statements.subscribe((timing) => names.push(timing.sql.includes('n_apprentissage') ? 'first' : timing.name));
+      try {
+        const first = (tx: ReadTx) => tx.execute(sql`select count(*)::int as n_apprentissage from drivers`);
+        const twoStatements = async (tx: ReadTx) => {
+          await first(tx);
+          return countDrivers(tx);
+        };
+        await readTenant(t.database.db, organization, twoStatements);
+        // Sent alone first, then again in the snapshot.
+        expect(names.filter((name) => name === 'first')).toHaveLength(2);
+        names.length = 0;
+        await readTenant(t.database.db, organization, twoStatements);
+        // Now sent once, in the snapshot.
+        expect(names.filter((name) => name === 'first')).toHaveLength(1);
+        expect(names.filter((name) => name === 'begin')).toHaveLength(1);
+        // That first statement alone: still sent to a snapshot until tried alone again, then forgotten.
+        names.length = 0;
+        for (let i = 0; i < SEVERAL_SKIPS; i++) await readTenant(t.database.db, organization, first);
+        expect(names.filter((name) => name === 'begin')).toHaveLength(SEVERAL_SKIPS - 1);
+        expect(names.filter((name) => name === 'first')).toHaveLength(SEVERAL_SKIPS);
+        names.length = 0;
+        await readTenant(t.database.db, organization, first);
+        expect(names).toEqual(['first']);
+      } finally {
+        stop();
+      }
+    },
+  );
 
   // PGlite runs one transaction at a time: nothing can commit between two statements of a read there.
   it.runIf(inject('testDb').kind === 'postgres')('a read of two statements does not see a write committed between them', async () => {

@@ -122,7 +122,8 @@ export function streamTenant<T>(db: Database, organizationUuid: string, fn: (tx:
  * PostgreSQL that statement travels in one write with its scope (db/scoped-reads.ts, decision
  * 006) and is its own snapshot. A read that turns out to need a second statement is started
  * again inside a REPEATABLE READ READ ONLY transaction (decision 010), so fn may run twice: it
- * must only read.
+ * must only read. The pool remembers the first statement of such a read, and the next reads that
+ * begin with it start as a snapshot without sending it twice (db/scoped-reads.ts).
  */
 export function readTenant<T>(db: Database, organizationUuid: string, fn: (tx: ReadTx) => Promise<T>): Promise<T> {
   return inTurn(db, organizationUuid, () => read(db, { role: APP_ROLE, organizationUuid }, tenantScope(organizationUuid), fn));

@@ -22,8 +22,31 @@ import { serialize } from 'pg-protocol';
 
 export type ReadScope = { role: 'flotte_app'; organizationUuid: string } | { role: 'flotte_system' };
 
-/** A read in progress: its scope, and whether it already sent its one statement. */
-type ReadState = { scope: ReadScope; sent: boolean; secondStatement: boolean };
+/**
+ * A read in progress: its scope, whether it already sent its one statement, and what its first
+ * statement taught the pool about the reads that begin with it (`learned`, below).
+ */
+type ReadState = {
+  scope: ReadScope;
+  sent: boolean;
+  secondStatement: boolean;
+  /** The first statement's name (or SQL) and the pool's memory of reads that begin with it. */
+  first?: { key: string; learned: SeveralStatementReads };
+  /** Sent straight to the snapshot, on the pool's memory, without trying one statement. */
+  skipped?: boolean;
+};
+
+/**
+ * Reads that went on to a second statement, by their first statement (a list and then its
+ * documents): the next ones that begin with it go straight to a snapshot instead of running their
+ * first statement twice. Each entry counts the reads still sent there; at 0 one is tried as a
+ * single statement again, and one that is done with a single statement forgets its entry, so a
+ * first statement that only sometimes leads to a second costs at most one read in SEVERAL_SKIPS + 1.
+ */
+type SeveralStatementReads = Map<string, number>;
+export const SEVERAL_SKIPS = 16;
+/** Past this many first statements remembered, new ones are not (the shapes a pool meets are few). */
+const MAX_SEVERAL_STATEMENT_READS = 1_000;
 const reads = new AsyncLocalStorage<ReadState>();
 
 /** Thrown at a read's second statement: the read runs again as a snapshot (db/scope.ts). */
@@ -142,6 +165,7 @@ class ScopedQuery extends (pg.Query as unknown as new (config: QueryConfig & { c
 
 /** A drizzle client over the pool whose every query carries the scope of the current read. */
 export function createScopedReadDatabase<TSchema extends Record<string, unknown>>(pool: pg.Pool, schema: TSchema) {
+  const learned: SeveralStatementReads = new Map();
   const client = {
     async query(config: QueryConfig | string, values?: unknown[]) {
       const state = reads.getStore();
@@ -152,8 +176,18 @@ export function createScopedReadDatabase<TSchema extends Record<string, unknown>
         state.secondStatement = true;
         throw new SecondStatement();
       }
-      state.sent = true;
       const query = typeof config === 'string' ? { text: config } : config;
+      const key = query.name ?? query.text;
+      const skips = learned.get(key) ?? 0;
+      if (skips > 0) {
+        // Reads that begin so went on to a second statement: straight to the snapshot.
+        learned.set(key, skips - 1);
+        state.secondStatement = true;
+        state.skipped = true;
+        throw new SecondStatement();
+      }
+      state.sent = true;
+      state.first = { key, learned };
       const scoped = scopeValues(state.scope);
       const connection = await pool.connect();
       try {
@@ -189,11 +223,22 @@ export async function tryOneStatementRead<T>(scope: ReadScope, fn: () => Promise
     // Awaited inside the scope: a drizzle builder is a lazy thenable that would otherwise run
     // (and look for its scope) only after run() has returned.
     const value = await reads.run(state, async () => await fn());
-    return state.secondStatement ? { done: false } : { done: true, value };
+    if (state.secondStatement) return notDone(state);
+    state.first?.learned.delete(state.first.key);
+    return { done: true, value };
   } catch (error) {
-    if (state.secondStatement) return { done: false };
+    if (state.secondStatement) return notDone(state);
     throw error;
   }
+}
+
+/** A read that needs a snapshot: its first statement is remembered (SeveralStatementReads). */
+function notDone(state: ReadState): { done: false } {
+  const first = state.first;
+  if (first && !state.skipped && (first.learned.has(first.key) || first.learned.size < MAX_SEVERAL_STATEMENT_READS)) {
+    first.learned.set(first.key, SEVERAL_SKIPS);
+  }
+  return { done: false };
 }
 
 /** One statement in a read scope (tests and tools); a second statement fails instead of running. */
