@@ -59,6 +59,12 @@ describe('useListQueryState', () => {
     expect(run(settled(registerPage(ROWS, { nbInActivity: 38 }), new Error('x'))).state.counts).toEqual({ active: 0, archived: 0 });
   });
 
+  it('says the counts are the server’s only once it has answered: not while loading, not after a failure', () => {
+    expect(run(settled(registerPage(ROWS, { nbInActivity: 38, nbOfArchived: 7 }))).state.known).toBe(true);
+    expect(run(settled(undefined)).state.known).toBe(false);
+    expect(run(settled(registerPage(ROWS, { nbInActivity: 38 }), new Error('x'))).state.known).toBe(false);
+  });
+
   it('goes back to page 1 after a failure, without a snackbar: the inline Alert tells it once', () => {
     const { setPage } = run(settled(undefined, new Error('Service indisponible')), 3);
     expect(setPage).toHaveBeenCalledWith(1, { replace: true });

@@ -36,6 +36,12 @@ export type RegisterListState<TRow> = {
   counts: Required<ArchiveCounts>;
   /** The list's declared sums over everything the query matches (the claims' total cost); empty while unknown or after a failure. */
   sums: Readonly<Record<string, number>>;
+  /**
+   * The list has answered: its total, counts and sums are the server's. False while it loads and
+   * after a failure, when the counts are 0 by SPEC 8 and a line such as '0 conducteur actif' above
+   * the failure's alert would be untrue.
+   */
+  known: boolean;
   /** No data to show yet. */
   loading: boolean;
   /** Showing the previous data while the next arrives. */
@@ -85,6 +91,7 @@ export function useListQueryState<TPage extends RegisterPage<unknown>>(
       nbOfPages: 0,
       counts: { active: 0, archived: 0 },
       sums: {},
+      known: false,
       // First load, or 'Réessayer' after a failure.
       loading: isPending || (error !== null && isFetching) || leaving,
       fetching: false,
@@ -99,6 +106,7 @@ export function useListQueryState<TPage extends RegisterPage<unknown>>(
     nbOfPages: data.nbOfPages,
     counts: { active: data.nbInActivity ?? 0, archived: data.nbOfArchived ?? 0 },
     sums: data.sums ?? {},
+    known: true,
     loading: false,
     fetching: isFetching,
     error: null,

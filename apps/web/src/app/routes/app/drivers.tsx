@@ -45,7 +45,7 @@ export default function DriversRoute() {
   return (
     <RegisterScreen>
       <RegisterPageHeader
-        actions={<ImportButton entity="driver" />} texts={TEXTS} summary={list.loading ? undefined : TEXTS.counts(list.counts)} onAdd={actions.openCreate} onAddIntent={actions.preload} />
+        actions={<ImportButton entity="driver" />} texts={TEXTS} summary={list.known ? TEXTS.counts(list.counts) : undefined} onAdd={actions.openCreate} onAddIntent={actions.preload} />
       <RegisterToolbar>
         <SearchField {...list.searchField} label={TEXTS.search} placeholder="Nom, prénom, e-mail ou téléphone" />
         <ArchiveFilter {...list.archiveFilter} label={TEXTS.status} />

@@ -127,7 +127,7 @@ export default function SinistersRoute() {
         texts={TEXTS}
         // '12 sinistres · 45 300,00 € du 01/01/2026 au 25/11/2026': the count and the total cost (paid and reserves) of the filter.
         summary={
-          list.loading
+          !list.known
             ? undefined
             : `${countLabel(list.total, list.totalIsCapped, list.archive === 'archived')} · ${formatEuros(list.sums.totalCost ?? 0)} ${period}`
         }

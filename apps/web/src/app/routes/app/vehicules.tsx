@@ -71,7 +71,7 @@ export default function VehiculesRoute() {
   return (
     <RegisterScreen>
       <RegisterPageHeader
-        actions={<ImportButton entity="vehicule" />} texts={TEXTS} summary={list.loading ? undefined : TEXTS.counts(list.counts)} onAdd={actions.openCreate} onAddIntent={actions.preload} />
+        actions={<ImportButton entity="vehicule" />} texts={TEXTS} summary={list.known ? TEXTS.counts(list.counts) : undefined} onAdd={actions.openCreate} onAddIntent={actions.preload} />
       <Box sx={{ display: 'grid', gap: 2 }}>
         <RegisterToolbar>
           <SearchField {...list.searchField} label={TEXTS.search} placeholder="Immatriculation, marque ou modèle" />

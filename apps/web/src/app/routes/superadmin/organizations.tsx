@@ -71,7 +71,7 @@ function BrokerOrganizations({ environment, currentOrganization }: { environment
     <RegisterScreen>
       <BrokerPageHeader
         title={TEXTS.title}
-        summary={list.loading ? undefined : list.search ? plural(list.total, 'organisation trouvée', 'organisations trouvées') : plural(list.total, 'organisation cliente', 'organisations clientes')}
+        summary={!list.known ? undefined : list.search ? plural(list.total, 'organisation trouvée', 'organisations trouvées') : plural(list.total, 'organisation cliente', 'organisations clientes')}
         action={
           <Button variant="contained" startIcon={<AddOutlined />} onClick={() => setCreating(true)} onMouseEnter={CreateOrganizationDialog.preload} onFocus={CreateOrganizationDialog.preload}>
             {TEXTS.add}
