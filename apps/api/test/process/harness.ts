@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import pg from 'pg';
 import { inject } from 'vitest';
 
 /**
@@ -244,5 +245,26 @@ export async function waitUntil(condition: () => boolean, timeoutMs = 30_000): P
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition jamais remplie');
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Runs fn with the URL of a new, empty PostgreSQL database of this run (PROCESS_TEST_DATABASE_URL's
+ * server), dropped afterwards even if a process still holds it. `label` goes in its name.
+ */
+export async function withNewDatabase<T>(label: string, fn: (url: string) => Promise<T>): Promise<T> {
+  const server = inject('postgresUrl');
+  if (!server) throw new Error('withNewDatabase: PROCESS_TEST_DATABASE_URL absent');
+  const name = `${inject('databasePrefix')}_${label}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(server);
+    url.pathname = `/${name}`;
+    return await fn(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
   }
 }

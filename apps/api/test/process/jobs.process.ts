@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { cleanUp, ROOT, scratch, waitUntil } from './harness.js';
+import { cleanUp, ROOT, scratch, waitUntil, withNewDatabase } from './harness.js';
 
 afterAll(cleanUp);
 
@@ -104,16 +103,10 @@ describe('a job in flight survives kill -9 of its process', () => {
 
   const postgresUrl = inject('postgresUrl');
   it.skipIf(!postgresUrl)('PostgreSQL: another worker running beside it takes it over once it expires', async () => {
-    const name = `${inject('databasePrefix')}_jobs_${randomBytes(3).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE ${name}`);
-      const url = new URL(postgresUrl);
-      url.pathname = `/${name}`;
+    await withNewDatabase('jobs', async (url) => {
       const dataDir = scratch();
-      const jobId = await killedInFlightIsRetried({ DATABASE_URL: url.toString(), DATA_DIR: dataDir }, path.join(dataDir, 'journal.txt'), { secondBeforeKill: true });
-      const target = new pg.Client({ connectionString: url.toString() });
+      const jobId = await killedInFlightIsRetried({ DATABASE_URL: url, DATA_DIR: dataDir }, path.join(dataDir, 'journal.txt'), { secondBeforeKill: true });
+      const target = new pg.Client({ connectionString: url });
       await target.connect();
       try {
         const { rows } = await target.query(`SELECT state, retry_count FROM pgboss.job WHERE id = $1 UNION ALL SELECT state, retry_count FROM pgboss.archive WHERE id = $1`, [jobId]);
@@ -121,9 +114,6 @@ describe('a job in flight survives kill -9 of its process', () => {
       } finally {
         await target.end();
       }
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
+    });
   });
 });

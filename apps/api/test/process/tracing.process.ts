@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { api, cleanUp, DEMO_ADMIN, login, scratch, seededDataDir, startServer, waitUntil } from './harness.js';
+import { api, cleanUp, DEMO_ADMIN, login, scratch, seededDataDir, startServer, waitUntil, withNewDatabase } from './harness.js';
 
 afterAll(cleanUp);
 
@@ -95,22 +93,13 @@ describe('traces of the built server', () => {
 
   const postgresUrl = inject('postgresUrl');
   it.skipIf(!postgresUrl)('PostgreSQL: the pg instrumentation adds the pool, its queries are not drawn twice', async () => {
-    const name = `${inject('databasePrefix')}_otel_${randomBytes(3).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE ${name}`);
-      const url = new URL(postgresUrl);
-      url.pathname = `/${name}`;
-      const { received } = await traceOneSession({ DATABASE_URL: url.toString(), DATA_DIR: scratch(), SEED_DEMO: 'true' });
+    await withNewDatabase('otel', async (url) => {
+      const { received } = await traceOneSession({ DATABASE_URL: url, DATA_DIR: scratch(), SEED_DEMO: 'true' });
       const inTrace = expectRequestTraced(received);
       // pg is patched: connecting is drawn (the pool's, or the connection's), its queries are ours only.
       expect(received.spans.some((span) => span.name.startsWith('pg-pool.connect') || span.name.startsWith('pg.connect'))).toBe(true);
       expect(received.spans.some((span) => span.name.startsWith('pg.query'))).toBe(false);
       expect(inTrace.some((span) => /^drivers_list/.test(span.name))).toBe(true);
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
+    });
   });
 });

@@ -42,6 +42,14 @@ export const theme = createTheme(
         },
       },
       MuiLink: { defaultProps: { underline: 'hover' } },
+      MuiCssBaseline: {
+        styleOverrides: {
+          // French puts a space before « ? ! : ; » and a line may break there, leaving « ? » or « : »
+          // alone on the last line of a title or a question on a phone: the browser balances the
+          // last lines instead (Chromium, Safari; others wrap as before).
+          body: { textWrap: 'pretty' },
+        },
+      },
     },
   },
   frFR,
