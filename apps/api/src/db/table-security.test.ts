@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/test-app.js';
+import { seedDemoIfEmpty } from '../seed/demo.js';
 
 /**
- * Every table of the public schema is one of two kinds (decision 002): an organization's data,
- * under forced row-level security (list-kit.test checks those holding organization_uuid), or a
- * directory table of the platform, named here with the reason it has none. A table added without
- * row-level security fails this test until it is placed in one list or the other.
+ * Every table of the public schema is under forced row-level security (decision 002 and its amendment),
+ * except the directory tables named here with the reason: the people, the tenants and the
+ * brokers' spaces above them, which the tenant role reads across its organization (sign-in,
+ * member lists, the broker's name and tiers). A table added without row-level security fails
+ * this test until it is given a policy or placed here with its reason.
  */
 const DIRECTORY_TABLES: Record<string, string> = {
   users: 'people, before any organization: read by sign-in and by every member list',
@@ -14,30 +16,35 @@ const DIRECTORY_TABLES: Record<string, string> = {
   environments: 'the brokers’ spaces above organizations',
   environment_users: 'superadmins attached to an environment',
   environment_tiers: 'an environment’s price tiers',
-  guarantees: 'a shared catalogue, read-only for the tenant role',
-  prevention_alerts: 'alerts a broker writes for its environment’s organizations, system scope only (each organization sees its copies in organization_alerts)',
-  refresh_tokens: 'a user’s sessions, system scope only',
-  password_reset_tokens: 'a user’s recovery links, system scope only',
-  email_change_tokens: 'a user’s e-mail change links, system scope only',
-  email_confirmation_tokens: 'a new account’s confirmation links, system scope only',
-  user_totp: 'a user’s two-factor key (encrypted), system scope only',
-  totp_recovery_codes: 'a user’s recovery codes (HMAC), system scope only',
-  login_challenges: 'the login’s second steps, system scope only',
-  trusted_devices: 'browsers a user asked to remember, system scope only',
-  failure_counters: 'login failure counts keyed by hashes, before any organization is known',
-  billing_plans: 'the platform’s catalogue of plans, read-only for the tenant role',
 };
 
 /**
- * Tables holding secrets (token hashes, counters) or system-only records (the billing provider's
- * event ids, under row-level security too): the tenant role gets no privilege on them at all, so a
- * tenant-scoped query can never read or write them, policy or not.
+ * Tables holding secrets (token hashes, keys, counters), a broker's alerts or system-only records
+ * (the billing provider's event ids): the tenant role gets no privilege on them at all, so a
+ * tenant-scoped query can never read or write them, policy or not (migration 0038).
  */
-const SYSTEM_ONLY_TABLES = ['billing_events', 'email_change_tokens', 'email_confirmation_tokens', 'failure_counters', 'login_challenges', 'password_reset_tokens', 'refresh_tokens', 'totp_recovery_codes', 'trusted_devices', 'user_totp'];
+const SYSTEM_ONLY_TABLES = [
+  'billing_events',
+  'email_change_tokens',
+  'email_confirmation_tokens',
+  'failure_counters',
+  'login_challenges',
+  'password_reset_tokens',
+  'prevention_alerts',
+  'refresh_tokens',
+  'totp_recovery_codes',
+  'trusted_devices',
+  'user_totp',
+];
+
+/** Catalogues the same for every organization: the tenant role reads every row and writes none. */
+const CATALOGUE_TABLES = ['billing_plans', 'guarantees'];
 
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestApp();
+  // The demo's organizations, fleets, claims, periods, alerts and surveys: rows in most tables.
+  await seedDemoIfEmpty(t.database.db, 'Demo1234!');
 });
 afterAll(() => t.close());
 
@@ -77,6 +84,41 @@ describe('every table is an organization’s data under forced row-level securit
     ]);
     const rows = await tables();
     expect(rows.find((r) => r.table === 'audit_log')).toMatchObject({ rls: true, forced: true });
+  });
+
+  it('gives every table under row-level security a policy, and the tenant role only reads the catalogues', async () => {
+    const result = await t.seed((tx) =>
+      tx.execute(sql`
+        select c.relname as "table", array_agg(p.polname::text order by p.polname) filter (where p.polname is not null) as policies
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace left join pg_policy p on p.polrelid = c.oid
+        where n.nspname = 'public' and c.relkind in ('r', 'p') and c.relrowsecurity
+        group by c.relname order by c.relname`),
+    );
+    const rows = (result as unknown as { rows: { table: string; policies: string[] | null }[] }).rows;
+    expect(rows.filter((row) => !row.policies?.length).map((row) => row.table)).toEqual([]);
+    const policies = new Map(rows.map((row) => [row.table, row.policies]));
+    for (const name of SYSTEM_ONLY_TABLES.filter((table) => table !== 'billing_events')) expect(policies.get(name), name).toEqual(['system_access']);
+    const all = await tables();
+    for (const name of CATALOGUE_TABLES) {
+      expect(policies.get(name), name).toEqual(['catalogue_read', 'system_access']);
+      expect(all.find((r) => r.table === name), name).toMatchObject({ rls: true, forced: true, appSelect: true, appWrite: false });
+    }
+  });
+
+  it('shows the tenant role no organization’s row when no organization is set', async () => {
+    const readable = (await tables()).filter((row) => row.appSelect && !(row.table in DIRECTORY_TABLES) && !CATALOGUE_TABLES.includes(row.table));
+    expect(readable.length).toBeGreaterThan(20);
+    const counts = await t.seed(async (tx) => {
+      const seen: Record<string, number> = {};
+      await tx.execute(sql`select set_config('role', 'flotte_app', true), set_config('app.org_id', '', true)`);
+      for (const { table } of readable) {
+        const result = await tx.execute(sql`select count(*)::int as n from ${sql.identifier(table)}`);
+        seen[table] = (result as unknown as { rows: { n: number }[] }).rows[0]!.n;
+      }
+      await tx.execute(sql`reset role`);
+      return seen;
+    });
+    expect(Object.entries(counts).filter(([, n]) => n > 0)).toEqual([]);
   });
 
   it('gives the tenant role no privilege on the system-only tables', async () => {
