@@ -2,7 +2,7 @@ import { eq, getTableName, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/test-app.js';
 import { createDrivers, createOrganization } from '../seed/factories.js';
-import { declaredLists, defineList, type List, type ListQuery, tablesRead } from './list-kit.js';
+import { declaredLists, defineList, explainStatement, type List, type ListQuery, tablesRead } from './list-kit.js';
 import { type ReadTx, readTenant, withTenant } from './scope.js';
 import { SEVERAL_SKIPS } from './scoped-reads.js';
 import { ListDriversQuerySchema } from '@flotte/contract';
@@ -64,6 +64,18 @@ describe('every declared list', () => {
     const lists = declaredLists();
     const problems = (await Promise.all(lists.map((list) => problemsOf(list, registerTablesOf(lists))))).flat();
     expect(problems).toEqual([]);
+  });
+
+  it('sums the claims from their daily totals when those can apply every filter set, and from the claims otherwise', () => {
+    const claims = declaredLists().find((list) => list.name === 'sinisters')!;
+    const statement = (query: Record<string, string | undefined>) =>
+      explainStatement(t.database.db as unknown as ReadTx, claims, '00000000-0000-4000-8000-000000000001', claims.declaration.query.parse(query) as ListQuery).text;
+    for (const query of [{}, { startDate: '2026-01-01', endDate: '2026-11-27' }, { showDeclared: 'true', startDate: '2026-01-01' }, { showNotDeclared: 'true' }]) {
+      expect(statement(query), JSON.stringify(query)).toContain('"claim_daily_totals"');
+    }
+    for (const query of [{ status: 'open', startDate: '2026-01-01' }, { search: 'B0042' }, { withArchived: 'true' }, { onlyArchived: 'true' }, { responsible: 'me' }, { driver: '00000000-0000-4000-8000-000000000002' }]) {
+      expect(statement(query), JSON.stringify(query)).not.toContain('"claim_daily_totals"');
+    }
   });
 
   it('says it when a list names a table without version triggers, or reads a register it does not show', async () => {

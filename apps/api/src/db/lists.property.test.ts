@@ -214,6 +214,8 @@ describe('GET /api/sinister answers as the reference', () => {
       { hasHumanInjury: 'true' as const }, { damagedVehicule: '1' as const }, { isThirdImplicated: 'true' as const }, { hasHumanInjury: 'false' as const },
       { garantee: claim.guaranteeUuid! }, { vehicule: claim.vehiculeUuid! }, { driver: claim.driverUuid! }, { vehicule: organization('moyenne').vehicules[0]!.uuid },
       { startDate: '2024-01-01' }, { endDate: '2019-12-31' }, { startDate: '2022-03-01', endDate: '2022-03-31' }, { startDate: claim.sinisterDate, endDate: claim.sinisterDate },
+      // A period and the declared state: their total cost comes from the daily totals.
+      { showNotDeclared: 'true' as const, startDate: '2021-01-01', endDate: '2025-12-31' }, { showDeclared: 'true' as const, endDate: claim.sinisterDate },
       { responsible: 'me' as const, damagedVehicule: 'true' as const, showDeclared: '1' as const, startDate: '2021-01-01', search: 'sin', sortBy: 'totalCost' },
       ...(['open', 'inProgress', 'closed', 'refused'] as const).map((status) => ({ status })),
       { status: 'closed' as const, withArchived: 'true' as const, search: 'sin' }, { status: 'open' as const, onlyArchived: 'true' as const, sortBy: '-totalCost' },

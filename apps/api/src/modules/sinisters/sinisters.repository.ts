@@ -5,6 +5,7 @@ import type { ReadTx } from '../../db/scope.js';
 import { drivers } from '../../db/schema/drivers.js';
 import { guarantees, sinisters } from '../../db/schema/sinisters.js';
 import { vehicules } from '../../db/schema/vehicules.js';
+import { claimDailyTotals } from '../../db/schema/daily-totals.js';
 
 /** A claim's own columns, as the list reads them (and the import compares them, modules/import). */
 export const claimColumns = {
@@ -90,7 +91,24 @@ export const sinisterList = defineList({
   // Reference, city, plate or driver's name; the plate also without its separators ('ab-123' finds AB123CD).
   search: { column: sinisters.searchText, alsoAs: (term) => [normalizePlate(term)] },
   // The claims screen's "n sinistres · total": paid and reserves of every claim the filters match.
-  sums: { totalCost: { column: sinisters.totalCostCents, as: centsToEuros } },
+  // Over a period (and the declared state) only, the dashboard's daily totals hold it (decision 029).
+  sums: {
+    totalCost: {
+      column: sinisters.totalCostCents,
+      as: centsToEuros,
+      rollup: {
+        table: claimDailyTotals,
+        column: claimDailyTotals.costCents,
+        organization: claimDailyTotals.organizationUuid,
+        where: eq(claimDailyTotals.breakdown, 'total'),
+        filters: {
+          declared: (state) => eq(claimDailyTotals.isDeclared, state === 'declared'),
+          startDate: (date) => gte(claimDailyTotals.day, sql`${date}::date`),
+          endDate: (date) => lte(claimDailyTotals.day, sql`${date}::date`),
+        },
+      },
+    },
+  },
   exports: {
     file: 'sinistres',
     sheet: 'Sinistres',
