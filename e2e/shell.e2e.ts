@@ -64,6 +64,26 @@ describe('login', () => {
     await context.close();
   });
 
+  it('asks a register’s first page once on a cold load, as soon as the session is restored', async () => {
+    const { page, context, consoleErrors } = await newPage(browser);
+    await login(page, 'admin@demo.fr');
+    await page.goto('/sinisters?sortBy=sinisterDate');
+    await expect.poll(() => page.getByRole('heading', { name: 'Sinistres', level: 1 }).isVisible()).toBe(true);
+    const lists: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (request.method() === 'GET' && url.pathname === '/api/sinister') lists.push(url.search);
+    });
+    await page.reload();
+    await expect.poll(() => page.getByText(/\d+ sinistres? · /).first().isVisible()).toBe(true);
+    // One request: the one started beside the page's chunks, taken by the screen (same query).
+    await page.waitForTimeout(500);
+    expect(lists).toHaveLength(1);
+    expect(new URLSearchParams(lists[0]).get('sortBy')).toBe('sinisterDate');
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
   it('sends a visitor without session to login, then back to the page asked for', async () => {
     const { page, context } = await newPage(browser);
     await page.goto('/account');

@@ -5,14 +5,19 @@ import './app/styles/base.css';
 import { needsSession, routes } from './app/router';
 import { RouterRoot } from './app/router-root';
 import { reloadOnceForChunkError } from './lib/chunk-load-guard';
-import { restoreSession } from './lib/restore-session';
+import { startFirstRequests } from './lib/first-requests';
+import { restoreSession, whenTokenReady } from './lib/restore-session';
 import { withRoute } from './lib/safe-route';
 import { PAGE_FRAME_ID, removePageFrame } from './lib/page-frame';
 import { onSessionExpired } from './lib/session-expiry';
 
 // A page behind the login opened cold: the session is restored from the refresh cookie while the
 // route's chunks download, not after them (the guard, RequireAuth, joins this same attempt).
-if (needsSession(window.location.pathname)) void restoreSession();
+// Its first data too (a register's first page), as soon as the token is there (lib/first-requests.ts).
+if (needsSession(window.location.pathname)) {
+  void restoreSession();
+  void startFirstRequests(routes, window.location, whenTokenReady());
+}
 
 // Vite's own preload helper reports a missing chunk here (e.g. a CSS file of an old build).
 window.addEventListener('vite:preloadError', (event) => {

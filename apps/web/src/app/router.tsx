@@ -4,6 +4,7 @@ import { NotFoundPage } from '../components/errors/not-found-page';
 import { RouteError } from '../components/errors/route-error';
 import { PageLoader } from '../components/page-loader';
 import { withChunkReload } from '../lib/chunk-load-guard';
+import { firstRequestOf } from '../lib/first-requests';
 import { DefaultLayout } from './layouts/default-layout';
 
 /** Lazy route from a module whose default export is the component; a stale chunk reloads once. */
@@ -45,9 +46,10 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'dashboard', lazy: lazyComponent(() => import('./routes/app/dashboard')) },
           { path: 'account', lazy: lazyComponent(() => import('./routes/app/account')) },
-          { path: 'drivers', lazy: lazyComponent(() => import('./routes/app/drivers')) },
-          { path: 'vehicules', lazy: lazyComponent(() => import('./routes/app/vehicules')) },
-          { path: 'sinisters', lazy: lazyComponent(() => import('./routes/app/sinisters')) },
+          // A register's first page is asked on a cold load beside its chunks (lib/first-requests.ts).
+          { path: 'drivers', lazy: lazyComponent(() => import('./routes/app/drivers')), handle: firstRequestOf(() => import('../features/drivers/drivers-view')) },
+          { path: 'vehicules', lazy: lazyComponent(() => import('./routes/app/vehicules')), handle: firstRequestOf(() => import('../features/vehicules/vehicules-view')) },
+          { path: 'sinisters', lazy: lazyComponent(() => import('./routes/app/sinisters')), handle: firstRequestOf(() => import('../features/sinisters/sinisters-view')) },
           { path: 'ged', lazy: lazyComponent(() => import('./routes/app/ged')) },
           { path: 'parameters', lazy: lazyComponent(() => import('./routes/app/parameters')) },
           { path: 'parameters/plans', lazy: lazyComponent(() => import('./routes/app/plans')) },

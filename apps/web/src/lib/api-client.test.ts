@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DriverChoicePageSchema, UserSchema } from '@flotte/contract';
 import { apiErrorBody, mockFetch } from '../test/mock-fetch';
 import { makeUser } from '../test/fixtures';
-import { api, apiHeld, isErrorEnvelope, refreshSession, retryAfterSeconds } from './api-client';
+import { api, apiHeld, isErrorEnvelope, refreshSession, retryAfterSeconds, startEarlyGet } from './api-client';
 import { ApiError } from './api-error';
 import { authStore } from './auth-store';
 import { onSessionExpired } from './session-expiry';
@@ -184,6 +184,66 @@ describe('api client: answers the app already holds (ETag)', () => {
     expect(first.etag).toBeNull();
     await apiHeld('/api/driver/choices', { schema: DriverChoicePageSchema, held: first });
     expect(calls.map((call) => call.headers.get('if-none-match'))).toEqual([null, null]);
+  });
+});
+
+describe('api client: a GET started early (a cold load’s first page)', () => {
+  const page = { data: [], page: 1, nbOfPages: 0, total: 0 };
+
+  it('hands its answer to the screen asking the same URL, which sends no request of its own', async () => {
+    const { calls } = mockFetch([{ path: '/api/driver', body: page, headers: { etag: '"v7"' } }]);
+    authStore.setToken('token-1');
+    startEarlyGet('/api/driver', { page: 1, limit: 10, sortBy: 'lastName' });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.headers.get('authorization')).toBe('Bearer token-1');
+
+    const answer = await apiHeld('/api/driver', { query: { page: 1, limit: 10, sortBy: 'lastName' } });
+    expect(answer).toEqual({ data: page, etag: '"v7"' });
+    expect(calls).toHaveLength(1);
+    // Taken once: the next ask goes to the server.
+    await apiHeld('/api/driver', { query: { page: 1, limit: 10, sortBy: 'lastName' } });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('is not used for another URL, nor once its 15 s have passed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { calls } = mockFetch([{ path: '/api/driver', body: page }]);
+      startEarlyGet('/api/driver', { page: 1, limit: 10, sortBy: 'lastName' });
+      await apiHeld('/api/driver', { query: { page: 2, limit: 10, sortBy: 'lastName' } });
+      expect(calls.map((call) => new URL(call.url).searchParams.get('page'))).toEqual(['1', '2']);
+
+      vi.setSystemTime(Date.now() + 15_001);
+      await apiHeld('/api/driver', { query: { page: 1, limit: 10, sortBy: 'lastName' } });
+      expect(calls).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('leaves a failure to the screen’s own request: no refresh, no session ended, the error told as usual', async () => {
+    const expired = vi.fn();
+    onSessionExpired(expired);
+    const { calls } = mockFetch([
+      { path: '/api/driver', respond: (_request, call) => (call === 1 ? { status: 503, body: apiErrorBody(503, 'Le service est surchargé.') } : { body: page }) },
+    ]);
+    startEarlyGet('/api/driver', { page: 1 });
+    const answer = await apiHeld('/api/driver', { query: { page: 1 } });
+    expect(answer.data).toEqual(page);
+    expect(calls).toHaveLength(2);
+
+    mockFetch([{ path: '/api/vehicule', status: 401, body: apiErrorBody(401, 'Session expirée') }]);
+    startEarlyGet('/api/vehicule');
+    await Promise.resolve();
+    expect(expired).not.toHaveBeenCalled();
+  });
+
+  it('is not taken by a screen that already holds the page (it revalidates with its ETag)', async () => {
+    const { calls } = mockFetch([{ path: '/api/driver', respond: () => ({ status: 304, headers: { etag: '"v1"' } }) }]);
+    startEarlyGet('/api/driver', { page: 1 });
+    const held = { data: page, etag: '"v1"' };
+    expect(await apiHeld('/api/driver', { query: { page: 1 }, held })).toBe(held);
+    expect(calls[1]!.headers.get('if-none-match')).toBe('"v1"');
   });
 });
 

@@ -203,13 +203,46 @@ export type Held<T> = { data: T; etag: string | null };
  */
 export async function apiHeld<T>(path: string, options: Omit<ApiOptions<T>, 'method' | 'body'> & { held?: Held<T> }): Promise<Held<T>> {
   const { held, schema } = options;
+  // Asked already by the cold load (startEarlyGet): its answer, when it came back 2xx.
+  const early = held ? undefined : await takeEarly(buildUrl(path, options.query));
+  if (early) return { data: await readBody(early, schema, 'GET', path), etag: early.headers.get('etag') };
   const res = await authorizedFetch(path, options, held?.etag ? { 'if-none-match': held.etag } : {});
   if (res.status === 304 && held) return held;
   if (!res.ok) throw await toApiError(res);
   return { data: await readBody(res, schema, 'GET', path), etag: res.headers.get('etag') };
 }
 
-/** Tests only: forget a pending refresh. */
+/** How long a GET started early waits to be taken by the screen that asks it. */
+const EARLY_FOR_MS = 15_000;
+const earlyGets = new Map<string, { response: Promise<Response | null>; at: number }>();
+
+/**
+ * Starts a GET a screen is about to ask for, before its chunk has even arrived (a cold load's
+ * first page: lib/first-requests.ts). The screen's own apiHeld for the same URL, within 15 s,
+ * takes its answer instead of sending another request. Only a 2xx is handed over: anything else
+ * (a 401, a 503, no network) is dropped silently and the screen asks again, so its errors, retries
+ * and session handling stay its own.
+ */
+export function startEarlyGet(path: string, query?: Record<string, QueryValue>): void {
+  const url = buildUrl(path, query);
+  if (earlyGets.has(url)) return;
+  const response = authorizedFetch(path, { query, retryOnUnauthorized: false }).then(
+    (res) => (res.ok ? res : null),
+    () => null,
+  );
+  earlyGets.set(url, { response, at: Date.now() });
+}
+
+/** The early GET of `url`, once (null when it failed or is stale). */
+function takeEarly(url: string): Promise<Response | null> | null {
+  const early = earlyGets.get(url);
+  if (!early) return null;
+  earlyGets.delete(url);
+  return Date.now() - early.at <= EARLY_FOR_MS ? early.response : null;
+}
+
+/** Tests only: forget a pending refresh and any early GET. */
 export function resetApiClient() {
   refreshing = null;
+  earlyGets.clear();
 }

@@ -1,42 +1,10 @@
 import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
+import { ARCHIVE_IN_URL, LIST_PARAM, listStateOf, type ArchiveView, type ListSearchParamsOptions, type ListState, type SortBy } from './list-query';
 
-/** `column` ascending, `-column` descending: the API's `sortBy` syntax. */
-export type SortBy<TColumn extends string> = TColumn | `-${TColumn}`;
+export { LIST_PARAM, type ArchiveView, type ListSearchParamsOptions, type SortBy } from './list-query';
 
-/**
- * Which rows of an archivable register are listed:
- * - `active`: not archived (the API's default, and ours);
- * - `archived`: only archived rows (`onlyArchived=true`);
- * - `all`: both (`withArchived=true`).
- */
-export type ArchiveView = 'active' | 'archived' | 'all';
-
-export type ListSearchParamsOptions<TColumn extends string, TFilter extends string> = {
-  /** The sortable columns of the API (e.g. DRIVER_SORT_COLUMNS); anything else in the URL is ignored. */
-  sortColumns: readonly TColumn[];
-  /** The sort when the URL says nothing; it is never written to the URL. */
-  defaultSort: SortBy<TColumn>;
-  /**
-   * Extra filters: URL parameter name → default value (`''` for "no filter"). Values are strings
-   * (`'true'` for a toggle, `'VP,VUL'` for a list, `'2025-01-01'` for a date); a value equal to
-   * its default is never written to the URL, so defaults (e.g. "1 January of this year") can
-   * move without breaking shared links.
-   */
-  filters?: Readonly<Record<TFilter, string>>;
-};
-
-export type ListSearchParams<TColumn extends string, TFilter extends string = never> = {
-  /** 1-based page. */
-  page: number;
-  /** Trimmed search text, `''` when none. */
-  search: string;
-  sortBy: SortBy<TColumn>;
-  archive: ArchiveView;
-  /** Every extra filter, defaults included. */
-  filters: Readonly<Record<TFilter, string>>;
-  /** True when the search, the archive view or an extra filter differs from its default. */
-  isFiltered: boolean;
+export type ListSearchParams<TColumn extends string, TFilter extends string = never> = ListState<TColumn, TFilter> & {
   setPage: (page: number, options?: { replace?: boolean }) => void;
   /** Resets the page. Refining a search replaces the history entry; starting one pushes. */
   setSearch: (search: string) => void;
@@ -51,27 +19,6 @@ export type ListSearchParams<TColumn extends string, TFilter extends string = ne
   /** Search, archive view and extra filters back to their defaults; keeps the sort. */
   clearFilters: () => void;
 };
-
-export const LIST_PARAM = { page: 'page', search: 'search', sortBy: 'sortBy', archive: 'archived' } as const;
-const ARCHIVE_IN_URL: Record<Exclude<ArchiveView, 'active'>, string> = { archived: 'only', all: 'all' };
-
-function parsePage(raw: string | null): number {
-  if (!raw || !/^\d+$/.test(raw)) return 1;
-  const page = Number(raw);
-  return Number.isSafeInteger(page) && page >= 1 ? page : 1;
-}
-
-function parseArchive(raw: string | null): ArchiveView {
-  if (raw === ARCHIVE_IN_URL.archived) return 'archived';
-  if (raw === ARCHIVE_IN_URL.all) return 'all';
-  return 'active';
-}
-
-function parseSort<TColumn extends string>(raw: string | null, columns: readonly TColumn[], fallback: SortBy<TColumn>): SortBy<TColumn> {
-  if (!raw) return fallback;
-  const column = raw.startsWith('-') ? raw.slice(1) : raw;
-  return (columns as readonly string[]).includes(column) ? (raw as SortBy<TColumn>) : fallback;
-}
 
 const NO_FILTERS = {};
 
@@ -95,19 +42,10 @@ export function useListSearchParams<TColumn extends string, TFilter extends stri
   const stableDefaults = useMemo(() => JSON.parse(defaultsKey) as Readonly<Record<TFilter, string>>, [defaultsKey]);
   const stableColumns = useMemo(() => columnsKey.split(',') as TColumn[], [columnsKey]);
 
-  const state = useMemo(() => {
-    const page = parsePage(searchParams.get(LIST_PARAM.page));
-    const search = (searchParams.get(LIST_PARAM.search) ?? '').trim();
-    const sortBy = parseSort(searchParams.get(LIST_PARAM.sortBy), stableColumns, defaultSort);
-    const archive = parseArchive(searchParams.get(LIST_PARAM.archive));
-    const filters = {} as Record<TFilter, string>;
-    for (const name of Object.keys(stableDefaults) as TFilter[]) {
-      filters[name] = searchParams.get(name) ?? stableDefaults[name];
-    }
-    const isFiltered =
-      search !== '' || archive !== 'active' || (Object.keys(filters) as TFilter[]).some((name) => filters[name] !== stableDefaults[name]);
-    return { page, search, sortBy, archive, filters, isFiltered };
-  }, [searchParams, stableColumns, stableDefaults, defaultSort]);
+  const state = useMemo(
+    () => listStateOf(searchParams, { sortColumns: stableColumns, defaultSort, filters: stableDefaults }),
+    [searchParams, stableColumns, stableDefaults, defaultSort],
+  );
 
   /**
    * The URL as this hook last wrote or rendered it. A navigation renders in a transition that can

@@ -1,9 +1,11 @@
-import { PAGE_SIZE } from '@flotte/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import type { RegisterPage, RegisterRecord } from '../../lib/register-api';
 import type { ArchiveCounts } from './archive-filter';
-import { useListSearchParams, type ArchiveView, type ListSearchParams, type SortBy } from './use-list-search-params';
+import { toApiQuery } from './list-query';
+import { useListSearchParams, type ListSearchParams, type SortBy } from './use-list-search-params';
+
+export { toApiQuery } from './list-query';
 
 /** The list side of a register's API (lib/register-api.ts): a page per query, previous data kept. */
 export type RegisterListSource<TQuery, TPage extends RegisterPage<RegisterRecord>> = {
@@ -112,28 +114,6 @@ export function useListQueryState<TPage extends RegisterPage<unknown>>(
     error: null,
     retry,
   };
-}
-
-/**
- * The API's query for a URL state: page, limit (PAGE_SIZE), search, sortBy, the archive flag and
- * every filter that is not empty. Typed by the register's contract schema (`z.input` of its
- * list query schema), whose boolean parameters are the strings 'true'/'false'.
- */
-export function toApiQuery<TQuery>(state: {
-  page: number;
-  search: string;
-  sortBy: string;
-  archive: ArchiveView;
-  filters: Readonly<Record<string, string>>;
-}): TQuery {
-  const query: Record<string, string | number> = { page: state.page, limit: PAGE_SIZE, sortBy: state.sortBy };
-  if (state.search) query.search = state.search;
-  if (state.archive === 'archived') query.onlyArchived = 'true';
-  if (state.archive === 'all') query.withArchived = 'true';
-  for (const [name, value] of Object.entries(state.filters)) {
-    if (value !== '') query[name] = value;
-  }
-  return query as TQuery;
 }
 
 /**

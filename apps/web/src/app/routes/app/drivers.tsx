@@ -1,4 +1,4 @@
-import { DRIVER_SORT_COLUMNS, type Driver } from '@flotte/contract';
+import type { Driver } from '@flotte/contract';
 import type { RecordDetailsProps } from '../../../components/register/record-dialog';
 import { ArchiveFilter } from '../../../components/register/archive-filter';
 import { ExportButton } from '../../../components/register/export-button';
@@ -12,6 +12,8 @@ import { RegisterTable } from '../../../components/register/register-table';
 import { SearchField } from '../../../components/register/search-field';
 import { useRegisterActions } from '../../../components/register/use-register-actions';
 import { useRegisterList } from '../../../components/register/use-register-list';
+import { listOptions } from '../../../components/register/list-query';
+import { DRIVERS_VIEW } from '../../../features/drivers/drivers-view';
 import { driversApi } from '../../../features/drivers/api/drivers-api';
 import { DRIVERS_TABLE } from '../../../features/drivers/components/drivers-table';
 import { DRIVER_TEXTS as TEXTS, driverName } from '../../../features/drivers/utils/driver-texts';
@@ -32,7 +34,7 @@ const DriverDetailsDialog = lazyComponent(() =>
 );
 
 export default function DriversRoute() {
-  const list = useRegisterList({ api: driversApi, sortColumns: DRIVER_SORT_COLUMNS, defaultSort: 'lastName' });
+  const list = useRegisterList({ api: driversApi, ...listOptions(DRIVERS_VIEW) });
   const actions = useRegisterActions({
     api: driversApi,
     texts: TEXTS,

@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { COUNT_CAP, SINISTER_SORT_COLUMNS, todayIso, type Sinister } from '@flotte/contract';
+import { COUNT_CAP, type Sinister } from '@flotte/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { AddButton } from '../../../components/register/add-button';
@@ -22,7 +22,9 @@ import { useRegisterActions } from '../../../components/register/use-register-ac
 import { useRegisterList } from '../../../components/register/use-register-list';
 import { driversApi } from '../../../features/drivers/api/drivers-api';
 import { useGuarantees } from '../../../features/sinisters/api/get-guarantees';
-import { sinistersApi, type SinisterFilter } from '../../../features/sinisters/api/sinisters-api';
+import { sinistersApi } from '../../../features/sinisters/api/sinisters-api';
+import { SINISTERS_VIEW } from '../../../features/sinisters/sinisters-view';
+import { listOptions } from '../../../components/register/list-query';
 import { RemovableFilterChip } from '../../../features/sinisters/components/removable-filter-chip';
 import { countActiveFilters, SinisterFilters } from '../../../features/sinisters/components/sinister-filters';
 import { SINISTERS_TABLE } from '../../../features/sinisters/components/sinisters-table';
@@ -31,24 +33,6 @@ import { SINISTER_TEXTS as TEXTS } from '../../../features/sinisters/utils/sinis
 import { useCurrentUser } from '../../../lib/auth-store';
 import { formatCount, formatDate, formatEuros } from '../../../lib/format';
 import { canHardDelete } from '../../../lib/permissions';
-
-/** URL filter → default. The period's defaults move with the calendar, so they stay out of the URL. */
-function sinisterFilterDefaults(today: string): Record<SinisterFilter, string> {
-  return {
-    hasHumanInjury: '',
-    damagedVehicule: '',
-    isThirdImplicated: '',
-    showDeclared: '',
-    showNotDeclared: '',
-    responsible: '',
-    status: '',
-    garantee: '',
-    driver: '',
-    // SPEC 9: from 1 January of the current year to today.
-    startDate: `${today.slice(0, 4)}-01-01`,
-    endDate: today,
-  };
-}
 
 function countLabel(total: number, capped: boolean, archived: boolean): string {
   const noun = archived ? (total > 1 || capped ? 'sinistres archivés' : 'sinistre archivé') : total > 1 || capped ? 'sinistres' : 'sinistre';
@@ -80,8 +64,9 @@ const SinisterDetailsDialog = lazyComponent(() =>
 export default function SinistersRoute() {
   const theme = useTheme();
   const mobile = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const defaults = sinisterFilterDefaults(todayIso());
-  const list = useRegisterList({ api: sinistersApi, sortColumns: SINISTER_SORT_COLUMNS, defaultSort: '-sinisterDate', filters: defaults });
+  const options = listOptions(SINISTERS_VIEW);
+  const defaults = options.filters!;
+  const list = useRegisterList({ api: sinistersApi, ...options });
   const guarantees = useGuarantees();
   const actions = useRegisterActions({
     api: sinistersApi,

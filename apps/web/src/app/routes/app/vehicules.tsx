@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { VEHICULE_SORT_COLUMNS, type Vehicule } from '@flotte/contract';
+import type { Vehicule } from '@flotte/contract';
 import type { RecordDetailsProps } from '../../../components/register/record-dialog';
 import { Suspense, useState } from 'react';
 import { PeriodFilter } from '../../../components/register/period-filter';
@@ -17,6 +17,8 @@ import { RegisterTable } from '../../../components/register/register-table';
 import { SearchField } from '../../../components/register/search-field';
 import { useRegisterActions } from '../../../components/register/use-register-actions';
 import { useRegisterList } from '../../../components/register/use-register-list';
+import { listOptions } from '../../../components/register/list-query';
+import { VEHICULE_NO_FILTERS, VEHICULES_VIEW } from '../../../features/vehicules/vehicules-view';
 import { vehiculesFilters } from '../../../features/vehicules/api/update-vehicules-category';
 import { vehiculesApi } from '../../../features/vehicules/api/vehicules-api';
 import { BulkCategoryButton } from '../../../features/vehicules/components/bulk-category-button';
@@ -26,8 +28,6 @@ import { restoredDescription, VEHICULE_TEXTS as TEXTS, vehiculeName } from '../.
 import { useCurrentUser } from '../../../lib/auth-store';
 import { canHardDelete } from '../../../lib/permissions';
 
-/** The categories and the time in the fleet, named as GET /api/vehicule names them. */
-const NO_FILTERS = { types: '', start: '', end: '' };
 
 // Fetched when first opened, or when a button that opens them is hovered, focused or touched.
 const VehiculeForm = lazyComponent(() => import('../../../features/vehicules/components/vehicule-form').then((module) => module.VehiculeForm));
@@ -48,7 +48,7 @@ const VehiculeArchiveDialog = lazyComponent(() =>
 
 export default function VehiculesRoute() {
   const [toArchive, setToArchive] = useState<Vehicule | null>(null);
-  const list = useRegisterList({ api: vehiculesApi, sortColumns: VEHICULE_SORT_COLUMNS, defaultSort: 'immatriculation', filters: NO_FILTERS });
+  const list = useRegisterList({ api: vehiculesApi, ...listOptions(VEHICULES_VIEW) });
   const actions = useRegisterActions({
     api: vehiculesApi,
     texts: TEXTS,
@@ -105,7 +105,7 @@ export default function VehiculesRoute() {
             ? {
                 ...empty,
                 filteredText: 'Aucun véhicule ne correspond à ces filtres. Modifiez les catégories ou la période.',
-                filteredAction: <Button onClick={() => list.setFilters(NO_FILTERS)}>Effacer les filtres</Button>,
+                filteredAction: <Button onClick={() => list.setFilters(VEHICULE_NO_FILTERS)}>Effacer les filtres</Button>,
               }
             : empty
         }

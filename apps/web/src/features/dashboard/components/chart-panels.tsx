@@ -4,6 +4,7 @@ import Typography from '@mui/material/Typography';
 import { Suspense, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { lazyComponent } from '../../../components/lazy-component';
+import { WhenVisible } from '../../../components/when-visible';
 import { formatDate, formatEuros, plural } from '../../../lib/format';
 import type { ClaimsByGuarantee, ClaimsByResponsibility, FleetSize, MonthlyClaims } from '../api/dashboard-api';
 import { claimsUrl, monthInWindow, vehiclesUrl } from '../utils/dashboard-links';
@@ -48,7 +49,7 @@ type ChartPanelProps = {
   figures: { label: string; items: Figure[] };
 };
 
-/** One chart of the dashboard: its title, the chart (a lazy chunk) in a box of its final height, its figures as links. */
+/** One chart of the dashboard: its title, the chart (a lazy chunk, fetched near the screen) in a box of its final height, its figures as links. */
 function ChartPanel({ id, title, status, empty, chart, figures }: ChartPanelProps) {
   return (
     <Panel id={id} title={title}>
@@ -60,7 +61,11 @@ function ChartPanel({ id, title, status, empty, chart, figures }: ChartPanelProp
         ) : empty ? (
           <Typography color="textSecondary">Aucun sinistre sur la période.</Typography>
         ) : (
-          <Suspense fallback={<Placeholder height={CHART_HEIGHT} />}>{chart}</Suspense>
+          // Drawn when it comes near the screen: a phone's first screen shows the figures, and the
+          // charts' chunk and drawing do not hold it up (issue 10).
+          <WhenVisible fallback={<Placeholder height={CHART_HEIGHT} />}>
+            <Suspense fallback={<Placeholder height={CHART_HEIGHT} />}>{chart}</Suspense>
+          </WhenVisible>
         )}
       </Box>
       {!status.pending && !status.error && !empty && (

@@ -1,8 +1,9 @@
 import { CreateSinisterBodySchema, ListSinistersQuerySchema, SinisterPageSchema, SinisterSchema, UpdateSinisterBodySchema } from '@flotte/contract';
 import { registerApi } from '../../../lib/register-api';
+import { SINISTERS_VIEW } from '../sinisters-view';
 
 /** /api/sinister: the claims' page (no archive counts), their writes and one claim, from the contract. */
-export const sinistersApi = registerApi('sinisters', '/api/sinister', {
+export const sinistersApi = registerApi('sinisters', SINISTERS_VIEW.path, {
   archiveCounts: false,
   // Types from the contract; its schemas check the answers in development and tests only (decision 015).
   schemas: import.meta.env.DEV
@@ -10,19 +11,4 @@ export const sinistersApi = registerApi('sinisters', '/api/sinister', {
     : undefined,
 });
 
-/** The screen's filters, named as GET /api/sinister names them (and as the URL keeps them). */
-export const SINISTER_FILTERS = [
-  'hasHumanInjury',
-  'damagedVehicule',
-  'isThirdImplicated',
-  'showDeclared',
-  'showNotDeclared',
-  'responsible',
-  'status',
-  'garantee',
-  /** One driver's claims (the driver's uuid): the dashboard's top drivers open their claims with it. */
-  'driver',
-  'startDate',
-  'endDate',
-] as const;
-export type SinisterFilter = (typeof SINISTER_FILTERS)[number];
+export { SINISTER_FILTERS, type SinisterFilter } from '../sinisters-view';
