@@ -2,7 +2,13 @@ import { eq, getTableName, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/test-app.js';
 import { createDrivers, createOrganization } from '../seed/factories.js';
-import { declaredLists, defineList, explainStatement, type List, type ListQuery, tablesRead } from './list-kit.js';
+import { declaredLists, defineList, explainStatement, type List, type ListQuery, readPage, tablesRead } from './list-kit.js';
+import { toDriver } from '../modules/drivers/drivers.service.js';
+import { driverList } from '../modules/drivers/drivers.repository.js';
+import { toSinister } from '../modules/sinisters/sinisters.service.js';
+import { sinisterList } from '../modules/sinisters/sinisters.repository.js';
+import { toVehicule } from '../modules/vehicules/vehicules.service.js';
+import { vehiculeList } from '../modules/vehicules/vehicules.repository.js';
 import { type ReadTx, readTenant, withTenant } from './scope.js';
 import { SEVERAL_SKIPS } from './scoped-reads.js';
 import { ListDriversQuerySchema } from '@flotte/contract';
@@ -145,6 +151,26 @@ describe('reads and writes', () => {
     });
   });
   const countDrivers = async (tx: ReadTx) => (await tx.select({ n: sql<number>`count(*)::int` }).from(drivers))[0]!.n;
+
+  it('computes a page of each register afresh in one statement, its rows’ files included (no snapshot, no second read)', async () => {
+    const seen: string[] = [];
+    const stop = t.database.statements.subscribe((timing) => {
+      if (timing.organization === organization || timing.name === 'begin' || timing.name === 'commit') seen.push(timing.name);
+    });
+    try {
+      for (const [list, toItem] of [[driverList, toDriver], [vehiculeList, toVehicule], [sinisterList, toSinister]] as const) {
+        seen.length = 0;
+        const page = await readPage(t.database.db, organization, list as never, list.declaration.query.parse({}) as ListQuery, toItem as never, { fresh: true });
+        expect(page.data.every((item) => Array.isArray((item as { documents: unknown }).documents)), list.name).toBe(true);
+        // The list's statement once, and no snapshot around it (PGlite also reports its scope's statements).
+        expect(seen.filter((name) => new RegExp(`^${list.name}_list_\\d+$`).test(name)), list.name).toHaveLength(1);
+        expect(seen, list.name).not.toContain('begin');
+        if (t.database.kind === 'postgres') expect(seen, list.name).toHaveLength(1);
+      }
+    } finally {
+      stop();
+    }
+  });
 
   it('a read cannot write, on either database', async () => {
     await expect(

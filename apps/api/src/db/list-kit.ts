@@ -91,6 +91,13 @@ export type ListDeclaration<Q extends ListQuery, C extends Record<string, Column
   organization?: PgColumn;
   /** The columns the list returns, each once: table columns, or columns of `joins`. */
   columns: C;
+  /**
+   * Values a page's rows carry beside their columns, read from other tables in the page's own
+   * statement (a correlated subquery on the table's key: a record's files). Computed for the ten
+   * rows of a page only, never for an export; answered in each row under its name. One statement
+   * keeps a page computed afresh to one round trip (decision 006).
+   */
+  pageColumns?: Record<string, SQL>;
   /** Left joins to the tables the joined columns come from (a claim's vehicle, driver, guarantee). */
   joins?: (select: PgSelect) => PgSelect;
   /** A condition every row of the list meets, whatever the query (a vehicle without a plate is a draft). */
@@ -357,6 +364,8 @@ function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: Arch
     selected[name] = is(source, SQL.Aliased) ? source.sql.as(`list_c${i}`) : sql`${source}`.mapWith(source).as(`list_c${i}`);
   });
   const withJoins = <S extends PgSelect>(select: S) => (declaration.joins ? declaration.joins(select) : select);
+  const pageColumnNames = Object.keys(declaration.pageColumns ?? {});
+  pageColumnNames.forEach((name, i) => (selected[name] = sql`${declaration.pageColumns![name]!}`.as(`list_p${i}`)));
 
   const sortKeysOf = (source: (i: number) => SQL | SQL.Aliased | PgColumn) => keys.map((_, i) => (descending ? sql`${source(i)} desc` : sql`${source(i)} asc`));
   const sumNames = Object.keys(declaration.sums ?? {});
@@ -445,7 +454,7 @@ function pageStatement(tx: ReadTx, list: List<ListQuery, unknown>, archive: Arch
 
   const pageFields = page as unknown as Record<string, SQL.Aliased>;
   const fields: Record<string, SQL.Aliased> = {};
-  for (const name of names) fields[name] = pageFields[name]!;
+  for (const name of [...names, ...pageColumnNames]) fields[name] = pageFields[name]!;
   return (matches ? tx.with(matches) : tx)
     .select({
       listVersion: state.version,
@@ -551,7 +560,7 @@ async function readPageResult<Q extends ListQuery, Row>(tx: ReadTx, list: List<Q
 
   // The state is a one-row table the rest is left-joined to: there is always a first row.
   const first = result[0]!;
-  const names = Object.keys(list.declaration.columns);
+  const names = [...Object.keys(list.declaration.columns), ...Object.keys(list.declaration.pageColumns ?? {})];
   const rows = result.flatMap((r) => {
     if (r[list.keyName] === null) return [];
     const row: Record<string, unknown> = {};
@@ -615,14 +624,7 @@ export function etagOfPage(page: object): string | undefined {
 }
 
 /**
- * What a register adds to a page's items from other tables (a record's files), read in the page's
- * transaction and kept with it: whatever it reads must move the register's version when written.
- */
-export type CompleteItems<Item> = (tx: ReadTx, items: Item[]) => Promise<Item[]>;
-
-/**
- * One page of a list for the organization, each row made into the API's item by `toItem`
- * (then `complete`, if given): the
+ * One page of a list for the organization, each row made into the API's item by `toItem`: the
  * page held when the registers it shows have not moved since it was computed, otherwise read
  * afresh (and kept). With `ifNoneMatch` equal to the page's current ETag, throws NotModified
  * after one small statement. A service's `list()` is this one call.
@@ -634,7 +636,6 @@ export async function readPage<Q extends ListQuery, Row, Item>(
   query: Q,
   toItem: (row: Row) => Item,
   options: ReadOptions = {},
-  complete?: CompleteItems<Item>,
 ): Promise<ListPage<Item>> {
   const generic = list as unknown as List<ListQuery, unknown>;
   const key = `${list.name}\u0000${organizationUuid}\u0000${JSON.stringify(query)}`;
@@ -653,8 +654,7 @@ export async function readPage<Q extends ListQuery, Row, Item>(
     read: () =>
       readTenant(db, organizationUuid, async (tx) => {
         const result = await readPageResult(tx, list, organizationUuid, query);
-        const items = result.rows.map(toItem);
-        return { ...result, items: complete ? await complete(tx, items) : items };
+        return { ...result, items: result.rows.map(toItem) };
       }),
     build: ({ items, total, totalIsCapped, counts, sums }): ListPage<Item> => ({ ...toPage(items, total, query.page, query.limit, totalIsCapped), ...counts, ...(sums && { sums }) }),
   });

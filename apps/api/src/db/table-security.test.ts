@@ -121,6 +121,27 @@ describe('every table is an organization’s data under forced row-level securit
     expect(Object.entries(counts).filter(([, n]) => n > 0)).toEqual([]);
   });
 
+  it('runs requests as roles that are not superuser, cannot bypass row-level security and own nothing; views see as their caller', async () => {
+    const result = await t.seed((tx) =>
+      tx.execute(sql`
+        select r.rolname as role, r.rolsuper as super, r.rolbypassrls as "bypassRls", r.rolcanlogin as "canLogin",
+               (select count(*)::int from pg_class c where c.relowner = r.oid) as owned
+        from pg_roles r where r.rolname in ('flotte_app', 'flotte_system') order by r.rolname`),
+    );
+    expect((result as unknown as { rows: unknown[] }).rows).toEqual([
+      { role: 'flotte_app', super: false, bypassRls: false, canLogin: false, owned: 0 },
+      { role: 'flotte_system', super: false, bypassRls: false, canLogin: false, owned: 0 },
+    ]);
+    // A view runs with its owner's rights unless it says security_invoker: none may read past the policies.
+    const views = await t.seed((tx) =>
+      tx.execute(sql`
+        select c.relname as view, coalesce('security_invoker=true' = any(c.reloptions), false) or coalesce('security_invoker=on' = any(c.reloptions), false) as invoker
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind in ('v', 'm')`),
+    );
+    expect((views as unknown as { rows: { view: string; invoker: boolean }[] }).rows.filter((row) => !row.invoker)).toEqual([]);
+  });
+
   it('gives the tenant role no privilege on the system-only tables', async () => {
     const rows = await tables();
     for (const name of SYSTEM_ONLY_TABLES) {

@@ -1,6 +1,6 @@
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/client.js';
-import { type CompleteItems, type List, type ListQuery, type ReadOptions, readPage } from '../db/list-kit.js';
+import { type List, type ListQuery, type ReadOptions, readPage } from '../db/list-kit.js';
 import { deleteRecord, findRecord, readRecord, updateRecord } from '../db/records.js';
 import { withTenant } from '../db/scope.js';
 import { ForbiddenError, NotFoundError } from '../errors.js';
@@ -12,8 +12,6 @@ export type RegisterServiceConfig<Q extends ListQuery, Row, T extends PgTable, I
   list: List<Q, Row, T>;
   /** One record as the API answers it (the contract's item schema). */
   toItem: (row: Row) => Item;
-  /** Adds to a page's items what other tables hold (a record's files: documents.service `completeWithDocuments`). */
-  complete?: CompleteItems<Item>;
   /** The 404 message, e.g. 'Conducteur introuvable'. */
   notFound: string;
   /** Said to a member who is not an administrator asking for a permanent deletion. */
@@ -37,7 +35,7 @@ export function registerService<Q extends ListQuery, Row extends { archivedAt: D
   return {
     /** One page of the register, with its counts (db/list-kit.ts). */
     async list(db: Database, ctx: AuthContext, query: Q, options?: ReadOptions) {
-      return readPage(db, requireOrganization(ctx), list, query, toItem, options, config.complete);
+      return readPage(db, requireOrganization(ctx), list, query, toItem, options);
     },
 
     /** The list's view (its query, every row) as a CSV or XLSX file, streamed (lib/register-export.ts). Every member may export. */

@@ -329,16 +329,6 @@ async function fillDocuments<T extends WithDocuments>(tx: ReadTx, type: EntityRe
   return items.map((item) => ({ ...item, documents: refs.get(item.uuid) ?? [] }));
 }
 
-/**
- * A register's pages with their records' `documents`, read in the page's transaction and kept
- * with it: a write to a linked document moves the register's version (migration 0022), so a held
- * page or an ETag is never stale.
- */
-export const completeWithDocuments =
-  (type: EntityRef['type']) =>
-  <T extends WithDocuments>(tx: ReadTx, items: T[]): Promise<T[]> =>
-    fillDocuments(tx, type, items);
-
 /** A register's record reads and write answers with their `documents` filled. */
 export function recordsWithDocuments<R extends WithDocuments>(type: EntityRef['type'], getOne: (db: Database, ctx: AuthContext, uuid: string) => Promise<R>) {
   const one = async (db: Database, ctx: AuthContext, record: R): Promise<R> => (await readTenant(db, requireOrganization(ctx), (tx) => fillDocuments(tx, type, [record])))[0]!;

@@ -1,5 +1,6 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { ReadTx } from '../../db/scope.js';
+import { entityFilesColumn } from '../documents/entity-files.js';
 import { DRIVER_HEADERS as H, formatFrenchPhone, formatPhone, ListDriverChoicesQuerySchema, ListDriversQuerySchema } from '@flotte/contract';
 import { defineList } from '../../db/list-kit.js';
 import { drivers } from '../../db/schema/drivers.js';
@@ -28,6 +29,8 @@ export const driverList = defineList({
     archivedAt: drivers.archivedAt,
     createdAt: drivers.createdAt,
   },
+  // Each row's files (SPEC 3), in the page's statement.
+  pageColumns: { documents: entityFilesColumn('driver', drivers) },
   archive: drivers.archivedAt,
   // Each key has its (organization_uuid, key…, uuid) index (migration 0007); namesakes sort by first name.
   sort: {

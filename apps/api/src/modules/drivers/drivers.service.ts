@@ -7,19 +7,21 @@ import { withTenant } from '../../db/scope.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
-import { completeWithDocuments, recordsWithDocuments } from '../documents/documents.service.js';
+import { recordsWithDocuments } from '../documents/documents.service.js';
+import type { EntityFileRef } from '../documents/entity-files.js';
 import { type DriverChoiceRow, driverChoiceList, type DriverRow, driverList, findMatching } from './drivers.repository.js';
 
 const NOT_FOUND = 'Conducteur introuvable';
 
-export function toDriver(row: DriverRow): Driver {
+/** A page's row carries its files (the list's pageColumns); one record's are filled by recordsWithDocuments. */
+export function toDriver(row: DriverRow & { documents?: EntityFileRef[] }): Driver {
   return {
     uuid: row.uuid,
     firstName: row.firstName,
     lastName: row.lastName,
     email: row.email,
     phone: row.phone,
-    documents: [],
+    documents: row.documents ?? [],
     isArchived: row.archivedAt !== null,
     archivedAt: row.archivedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
@@ -30,7 +32,6 @@ export function toDriver(row: DriverRow): Driver {
 const register = registerService({
   list: driverList,
   toItem: toDriver,
-  complete: completeWithDocuments('driver'),
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un conducteur',
 });

@@ -2,6 +2,7 @@ import { asc, eq, gt, gte, lte, sql } from 'drizzle-orm';
 import { centsToEuros, ListSinistersQuerySchema, normalizePlate, SINISTER_HEADERS as H, SINISTER_STATUS_LABELS } from '@flotte/contract';
 import { choice, defineList, toggle, value } from '../../db/list-kit.js';
 import type { ReadTx } from '../../db/scope.js';
+import { entityFilesColumn } from '../documents/entity-files.js';
 import { drivers } from '../../db/schema/drivers.js';
 import { guarantees, sinisters } from '../../db/schema/sinisters.js';
 import { vehicules } from '../../db/schema/vehicules.js';
@@ -48,6 +49,8 @@ export const sinisterList = defineList({
     guaranteeUuid: guarantees.uuid,
     guaranteeLabel: guarantees.label,
   },
+  // Each row's files (SPEC 3), in the page's statement.
+  pageColumns: { documents: entityFilesColumn('sinister', sinisters) },
   // The links are optional; row-level security limits the vehicles and drivers to the organization.
   joins: (select) =>
     select

@@ -16,7 +16,8 @@ import { type ReadTx, readSystem, readTenant, withTenant } from '../../db/scope.
 import { BadRequestError, NotFoundError } from '../../errors.js';
 import { type AuthContext, isRoot, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
-import { completeWithDocuments, recordsWithDocuments } from '../documents/documents.service.js';
+import { recordsWithDocuments } from '../documents/documents.service.js';
+import type { EntityFileRef } from '../documents/entity-files.js';
 import * as repo from './sinisters.repository.js';
 
 /** A claim's own columns as the list declares them (the import compares claims on them). */
@@ -27,7 +28,8 @@ const NOT_FOUND = 'Sinistre introuvable';
 type CreateBody = z.output<typeof CreateSinisterBodySchema>;
 type UpdateBody = z.output<typeof UpdateSinisterBodySchema>;
 
-export function toSinister(row: repo.SinisterRow): Sinister {
+/** A page's row carries its files (the list's pageColumns); one record's are filled by recordsWithDocuments. */
+export function toSinister(row: repo.SinisterRow & { documents?: EntityFileRef[] }): Sinister {
   return {
     uuid: row.uuid,
     sinisterIntermediateRef: row.sinisterIntermediateRef,
@@ -54,7 +56,7 @@ export function toSinister(row: repo.SinisterRow): Sinister {
     reserveAmount: centsToEuros(row.reserveCents),
     description: row.description,
     guarantee: row.guaranteeUuid && row.guaranteeLabel !== null ? { uuid: row.guaranteeUuid, label: row.guaranteeLabel } : null,
-    documents: [],
+    documents: row.documents ?? [],
     isArchived: row.archivedAt !== null,
     archivedAt: row.archivedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
@@ -71,7 +73,6 @@ export async function listGuarantees(db: Database, ctx: AuthContext): Promise<Gu
 const register = registerService({
   list: repo.sinisterList,
   toItem: toSinister,
-  complete: completeWithDocuments('sinister'),
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un sinistre',
 });

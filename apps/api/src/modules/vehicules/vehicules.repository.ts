@@ -4,6 +4,7 @@ import { ListVehiculeChoicesQuerySchema, ListVehiculesQuerySchema, normalizePlat
 import { defineList, matching, value } from '../../db/list-kit.js';
 import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { vehicules } from '../../db/schema/vehicules.js';
+import { entityFilesColumn } from '../documents/entity-files.js';
 
 // Brand and model as typed, and the plate in any spelling ('ab-123', 'AB 123 CD'): plates are stored without separators.
 const search = { column: vehicules.searchText, alsoAs: (term: string) => [normalizePlate(term)] };
@@ -25,6 +26,8 @@ export const vehiculeList = defineList({
     archivedAt: vehicules.archivedAt,
     createdAt: vehicules.createdAt,
   },
+  // Each row's files (SPEC 3), in the page's statement.
+  pageColumns: { documents: entityFilesColumn('vehicule', vehicules) },
   where: isNotNull(vehicules.immatriculation),
   archive: vehicules.archivedAt,
   // Each key has its (organization_uuid, key, uuid) index (migrations 0003, 0007).

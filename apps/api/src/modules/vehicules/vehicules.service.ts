@@ -19,7 +19,8 @@ import { withTenant } from '../../db/scope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
-import { completeWithDocuments, recordsWithDocuments } from '../documents/documents.service.js';
+import { recordsWithDocuments } from '../documents/documents.service.js';
+import type { EntityFileRef } from '../documents/entity-files.js';
 import { type FleetMovement, type FleetNotifier, notifyFleetMovements } from '../insurance-intermediary/insurance-intermediary.service.js';
 import * as repo from './vehicules.repository.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
@@ -28,7 +29,8 @@ const NOT_FOUND = 'Véhicule introuvable';
 
 type Issue = { path: string; message: string };
 
-export function toVehicule(row: repo.VehiculeRow): Vehicule {
+/** A page's row carries its files (the list's pageColumns); one record's are filled by recordsWithDocuments. */
+export function toVehicule(row: repo.VehiculeRow & { documents?: EntityFileRef[] }): Vehicule {
   return {
     uuid: row.uuid,
     brand: row.brand,
@@ -40,7 +42,7 @@ export function toVehicule(row: repo.VehiculeRow): Vehicule {
     exitDate: row.exitDate,
     immatriculation: row.immatriculation,
     immatriculationWarning: row.immatriculation ? checkPlate(row.immatriculation).warning : null,
-    documents: [],
+    documents: row.documents ?? [],
     isArchived: row.archivedAt !== null,
     archivedAt: row.archivedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
@@ -82,7 +84,6 @@ async function guardPlate<T>(plate: () => string | null | undefined, work: Promi
 const shared = registerService({
   list: repo.vehiculeList,
   toItem: toVehicule,
-  complete: completeWithDocuments('vehicule'),
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un véhicule',
 });
