@@ -782,6 +782,9 @@ async function preparePglite(): Promise<{ tenants: Tenant[]; guarantees: string[
   await handle.pglite!.exec('VACUUM ANALYZE');
   const tenants = await loadTenants(db());
   const guarantees = await guaranteesOf(db());
+  // As for the imports: a folder without a daily backup of the day would dump itself in memory a
+  // minute after the server starts, in the middle of the mix (its p99 went from ≈ 90 to ≈ 500 ms).
+  await backupPglite(handle.pglite!, PGLITE_DIR, 'daily');
   await handle.close();
   return { tenants, guarantees };
 }

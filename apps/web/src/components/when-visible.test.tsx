@@ -50,7 +50,7 @@ describe('<WhenVisible />', () => {
     expect(screen.queryByText('Graphique')).not.toBeInTheDocument();
     expect(observers).toHaveLength(1);
     // Watched from a phone's screen ahead, on the fallback's own box.
-    expect(observers[0]!.options?.rootMargin).toBe('600px 0px');
+    expect(observers[0]!.options?.rootMargin).toBe('300px 0px');
     expect(observers[0]!.elements[0]).toContainElement(screen.getByText('Graphique à venir'));
 
     intersect(observers[0]!, false);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 
-/** How far below (or above) the screen a part starts loading: about a phone's screen of scrolling. */
-const AHEAD = '600px 0px';
+/** How far below (or above) the screen a part starts loading: a few swipes ahead of the user. */
+const AHEAD = '300px 0px';
 
 /**
  * Renders `children` once the place they take comes near the screen, `fallback` until then (a box
