@@ -3,7 +3,7 @@ import Card from '@mui/material/Card';
 import { keyframes, useTheme, type SxProps, type Theme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { PAGE_SIZE } from '@flotte/contract';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { MobileSortSelect, RegisterCards, RegisterCardSkeletons } from './register-cards';
 import type { RegisterColumn } from './register-cells';
 import { RegisterDesktopTable } from './register-desktop-table';
@@ -108,7 +108,12 @@ type MenuState<TRow> = { anchor: HTMLElement; row: TRow } | null;
  */
 export function RegisterTable<TRow, TColumn extends string>(props: RegisterTableProps<TRow, TColumn>) {
   const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onIntent, rowActions, sortBy, onSortChange, page, total, onPageChange } = props;
-  const { loading = false, fetching = false, error, totalIsCapped = false, sx } = props;
+  const { fetching = false, error, totalIsCapped = false, sx } = props;
+  // The rows are drawn in a render of their own, after the first one: the page's first paint (its
+  // title, its summary line, the toolbar and skeleton rows of the same height) does not wait for
+  // ten rows of cells, and on a phone's slow CPU the work comes in two shorter tasks (issue 10).
+  const drawn = useDeferredValue(props.loading !== true, false);
+  const loading = props.loading === true || !drawn;
   const theme = useTheme();
   const mobile = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [menu, setMenu] = useState<MenuState<TRow>>(null);

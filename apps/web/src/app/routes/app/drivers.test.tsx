@@ -65,7 +65,8 @@ describe('Conducteurs page', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Conducteurs' })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Conducteurs — FlotteAssur'));
     const table = await screen.findByRole('table', { name: 'Liste des conducteurs' });
-    const row = within(table).getByRole('row', { name: /Écuyer/ });
+    // The rows come in a render of their own, after the page's first paint (RegisterTable).
+    const row = await within(table).findByRole('row', { name: /Écuyer/ });
     expect(within(row).getByText('06 12 34 56 78')).toBeInTheDocument();
     expect(within(row).getByText('elodie.ecuyer@transports-martin.fr')).toBeInTheDocument();
     expect(within(within(table).getByRole('row', { name: /Bertrand/ })).getByText('Non renseigné')).toBeInTheDocument();

@@ -127,7 +127,7 @@ describe('Gestion documentaire', () => {
 
     expect(await screen.findByRole('heading', { name: 'Résultats pour « avenant » dans tous les dossiers' })).toBeInTheDocument();
     const results = await screen.findByRole('table', { name: 'Résultats pour « avenant »' });
-    expect(within(results).getByRole('row', { name: /avenant 2026\.pdf/ })).toHaveTextContent('PDF');
+    expect(await within(results).findByRole('row', { name: /avenant 2026\.pdf/ })).toHaveTextContent('PDF');
     // The API searches every folder: the query names no parent.
     expect(gedQueries(calls).at(-1)).toEqual({ page: '1', limit: '10', search: 'avenant' });
 

@@ -99,7 +99,8 @@ describe('Sinistres page', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Sinistres' })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Sinistres — FlotteAssur'));
     const table = await screen.findByRole('table', { name: 'Liste des sinistres' });
-    const row = within(table).getByRole('row', { name: /14\/03\/2026/ });
+    // The rows come in a render of their own, after the page's first paint (RegisterTable).
+    const row = await within(table).findByRole('row', { name: /14\/03\/2026/ });
     expect(within(row).getByText('AB-123-CD')).toBeInTheDocument();
     expect(within(row).getByText('1 234,56 €')).toBeInTheDocument();
     expect(within(row).getByText('100 %')).toBeInTheDocument();

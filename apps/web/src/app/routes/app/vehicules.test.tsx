@@ -105,7 +105,8 @@ describe('Véhicules page', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Véhicules' })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Véhicules — FlotteAssur'));
     const table = await screen.findByRole('table', { name: 'Liste des véhicules' });
-    const row = within(table).getByRole('row', { name: /AB-123-CD/ });
+    // The rows come in a render of their own, after the page's first paint (RegisterTable).
+    const row = await within(table).findByRole('row', { name: /AB-123-CD/ });
     expect(within(row).getByRole('button', { name: 'Voir AB-123-CD' })).toHaveTextContent('AB-123-CD');
     expect(within(row).getByText('Master')).toBeInTheDocument();
     expect(within(row).getByText('PL')).toHaveAttribute('title', 'poids lourd > 3,5 t');
