@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, expectAccessible, launchBrowser, login, newPage, screenshot } from './support/browser.js';
+import { baseUrl, drawnPng, expectAccessible, launchBrowser, login, newPage, screenshot } from './support/browser.js';
 import { mailMark, waitForMail } from './support/mailbox.js';
 
 // user3@demo.fr (Julien Roux) is used by no other e2e file: its names, photo and e-mail address
@@ -17,20 +17,11 @@ afterAll(async () => {
 });
 
 /** A 900 × 600 photo, drawn by the browser: a blue band on the left, orange elsewhere. */
-async function photo(page: Page): Promise<Buffer> {
-  const dataUrl = await page.evaluate(() => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 900;
-    canvas.height = 600;
-    const context = canvas.getContext('2d')!;
-    context.fillStyle = '#e07020';
-    context.fillRect(0, 0, 900, 600);
-    context.fillStyle = '#1f5fbf';
-    context.fillRect(0, 0, 300, 600);
-    return canvas.toDataURL('image/png');
-  });
-  return Buffer.from(dataUrl.split(',')[1]!, 'base64');
-}
+const photo = (page: Page) =>
+  drawnPng(page, 900, 600, [
+    { fill: '#e07020', rect: [0, 0, 900, 600] },
+    { fill: '#1f5fbf', rect: [0, 0, 300, 600] },
+  ]);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs } from './support/api.js';
-import { expectAccessible, launchBrowser, login, newPage, screenshot } from './support/browser.js';
+import { drawnPng, expectAccessible, launchBrowser, login, newPage, screenshot } from './support/browser.js';
 
 // /superadmin/settings as courtier@demo.fr (Cabinet Réglages), whose environment, card and digest
 // choice change here; its client client@demo.fr (Garage Réglages) reads the card in « Aide et
@@ -20,20 +20,11 @@ afterAll(async () => {
 });
 
 /** A 600 × 600 photo drawn by the browser: green, a white square in the middle. */
-async function photo(page: Page): Promise<Buffer> {
-  const dataUrl = await page.evaluate(() => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 600;
-    canvas.height = 600;
-    const context = canvas.getContext('2d')!;
-    context.fillStyle = '#2e7d32';
-    context.fillRect(0, 0, 600, 600);
-    context.fillStyle = '#ffffff';
-    context.fillRect(200, 200, 200, 200);
-    return canvas.toDataURL('image/png');
-  });
-  return Buffer.from(dataUrl.split(',')[1]!, 'base64');
-}
+const photo = (page: Page) =>
+  drawnPng(page, 600, 600, [
+    { fill: '#2e7d32', rect: [0, 0, 600, 600] },
+    { fill: '#ffffff', rect: [200, 200, 200, 200] },
+  ]);
 
 describe('Paramètres du superadmin', () => {
   it('edits the booking link and the card; the client sees the card in « Aide et support »', async () => {

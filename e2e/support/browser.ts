@@ -139,20 +139,36 @@ export async function expectAccessible(page: Page) {
   expect(blocking).toEqual([]);
 }
 
-/** A wide logo on a transparent background (a blue band and an orange disc), drawn by the page as a PNG. */
-export async function logoPng(page: Page): Promise<Buffer> {
-  const dataUrl = await page.evaluate(() => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 900;
-    canvas.height = 300;
-    const context = canvas.getContext('2d')!;
-    context.fillStyle = '#1f5fbf';
-    context.fillRect(200, 110, 650, 80);
-    context.fillStyle = '#e07020';
-    context.beginPath();
-    context.arc(120, 150, 100, 0, Math.PI * 2);
-    context.fill();
-    return canvas.toDataURL('image/png');
-  });
+/** A shape a test picture is made of: a filled rectangle [x, y, width, height] or disc [x, y, radius]. */
+export type DrawnShape = { fill: string; rect: [number, number, number, number] } | { fill: string; disc: [number, number, number] };
+
+/** A PNG of `width` × `height` drawn by the page's canvas (transparent where no shape is). */
+export async function drawnPng(page: Page, width: number, height: number, shapes: DrawnShape[]): Promise<Buffer> {
+  const dataUrl = await page.evaluate(
+    ({ width, height, shapes }) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = width;
+      canvas.height = height;
+      const context = canvas.getContext('2d')!;
+      for (const shape of shapes) {
+        context.fillStyle = shape.fill;
+        if ('rect' in shape) context.fillRect(...shape.rect);
+        else {
+          context.beginPath();
+          context.arc(shape.disc[0], shape.disc[1], shape.disc[2], 0, Math.PI * 2);
+          context.fill();
+        }
+      }
+      return canvas.toDataURL('image/png');
+    },
+    { width, height, shapes },
+  );
   return Buffer.from(dataUrl.split(',')[1]!, 'base64');
 }
+
+/** A wide logo on a transparent background (a blue band and an orange disc). */
+export const logoPng = (page: Page) =>
+  drawnPng(page, 900, 300, [
+    { fill: '#1f5fbf', rect: [200, 110, 650, 80] },
+    { fill: '#e07020', disc: [120, 150, 100] },
+  ]);

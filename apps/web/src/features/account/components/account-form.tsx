@@ -5,6 +5,7 @@ import { UpdateUserBodySchema, type User } from '@flotte/contract';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormTextField } from '../../../components/form/form-text-field';
+import { setServerFieldErrors } from '../../../components/form/server-errors';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { ApiError } from '../../../lib/api-error';
 import { formatPhone } from '../../../lib/format';
@@ -12,9 +13,7 @@ import { useUpdateCurrentUser } from '../api/update-current-user';
 
 type AccountInput = z.input<typeof UpdateUserBodySchema>;
 type AccountOutput = z.output<typeof UpdateUserBodySchema>;
-type EditableField = 'firstName' | 'lastName' | 'phone' | 'description';
-
-const EDITABLE = new Set<string>(['firstName', 'lastName', 'phone', 'description']);
+const EDITABLE = ['firstName', 'lastName', 'phone', 'description'] as const;
 
 function toFormValues(user: User): AccountInput {
   return {
@@ -46,9 +45,7 @@ export function AccountForm({ user }: { user: User }) {
       snackbar.show({ type: 'success', title: 'Profil mis à jour', description: 'Vos informations ont bien été enregistrées' });
     } catch (error) {
       const apiError = error instanceof ApiError ? error : null;
-      for (const detail of apiError?.details ?? []) {
-        if (EDITABLE.has(detail.path)) setError(detail.path as EditableField, { message: detail.message });
-      }
+      setServerFieldErrors(error, setError, EDITABLE);
       snackbar.show({
         type: 'error',
         title: 'Erreur',

@@ -5,6 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ChangePasswordFormSchema, type ChangePasswordForm } from '@flotte/contract';
 import { useForm, useWatch } from 'react-hook-form';
 import { FormTextField } from '../../../components/form/form-text-field';
+import { setServerFieldErrors } from '../../../components/form/server-errors';
 import { PasswordStrength } from '../../../components/form/password-strength';
 import { usePasswordVisibility } from '../../../components/form/password-visibility';
 import { snackbar } from '../../../components/snackbar/snackbar';
@@ -29,10 +30,7 @@ export function PasswordForm() {
       snackbar.show({ type: 'success', title: 'Mot de passe modifié', description: 'Vos sessions sur les autres appareils ont été fermées.' });
     } catch (error) {
       const apiError = error instanceof ApiError ? error : null;
-      for (const detail of apiError?.details ?? []) {
-        if (detail.path === 'currentPassword') setError('currentPassword', { message: detail.message }, { shouldFocus: true });
-        if (detail.path === 'newPassword') setError('password', { message: detail.message }, { shouldFocus: true });
-      }
+      setServerFieldErrors(error, setError, ['currentPassword'], { newPassword: 'password' });
       snackbar.show({ type: 'error', title: 'Mot de passe inchangé', description: apiError?.message ?? 'Le mot de passe n’a pas pu être modifié. Réessayez.' });
     }
   });

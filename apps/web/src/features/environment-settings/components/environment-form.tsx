@@ -5,14 +5,14 @@ import { EnvironmentSettingsBodySchema, type Environment } from '@flotte/contrac
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormTextField } from '../../../components/form/form-text-field';
+import { setServerFieldErrors } from '../../../components/form/server-errors';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { ApiError } from '../../../lib/api-error';
 import { useUpdateEnvironment } from '../api/environment-settings';
 
 type Input = z.input<typeof EnvironmentSettingsBodySchema>;
 type Output = z.output<typeof EnvironmentSettingsBodySchema>;
-type Field = 'title' | 'refererEmail' | 'bookingUrl';
-const FIELDS = new Set<string>(['title', 'refererEmail', 'bookingUrl']);
+const FIELDS = ['title', 'refererEmail', 'bookingUrl'] as const;
 
 const toFormValues = (environment: Environment): Input => ({
   title: environment.title,
@@ -38,9 +38,7 @@ export function EnvironmentForm({ environment }: { environment: Environment }) {
       snackbar.show({ type: 'success', title: 'Paramètres enregistrés', description: 'Vos clients voient désormais ces informations.' });
     } catch (error) {
       const apiError = error instanceof ApiError ? error : null;
-      for (const detail of apiError?.details ?? []) {
-        if (FIELDS.has(detail.path)) setError(detail.path as Field, { message: detail.message });
-      }
+      setServerFieldErrors(error, setError, FIELDS);
       snackbar.show({ type: 'error', title: 'Paramètres non enregistrés', description: apiError?.message ?? 'Réessayez dans un instant.' });
     }
   });
