@@ -7,7 +7,7 @@ import { ApiError } from './api-error';
 import { authStore } from './auth-store';
 import { notifySessionExpired } from './session-expiry';
 
-type QueryValue = string | number | boolean | null | undefined;
+export type QueryValue = string | number | boolean | null | undefined;
 
 export type ApiOptions<T> = {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

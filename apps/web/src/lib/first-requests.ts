@@ -1,7 +1,5 @@
 import { matchRoutes, type RouteObject } from 'react-router';
-import { startEarlyGet } from './api-client';
-
-type QueryValue = string | number | boolean | null | undefined;
+import { type QueryValue, startEarlyGet } from './api-client';
 
 /** A module telling the first GET its screen asks for a URL's search params (a register's view). */
 export type FirstRequestModule = {

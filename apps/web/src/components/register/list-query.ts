@@ -37,7 +37,6 @@ function parseSort<TColumn extends string>(raw: string | null, columns: readonly
   return (columns as readonly string[]).includes(column) ? (raw as SortBy<TColumn>) : fallback;
 }
 
-
 export type ListSearchParamsOptions<TColumn extends string, TFilter extends string> = {
   /** The sortable columns of the API (e.g. DRIVER_SORT_COLUMNS); anything else in the URL is ignored. */
   sortColumns: readonly TColumn[];
@@ -89,13 +88,7 @@ export function listStateOf<TColumn extends string, TFilter extends string>(
  * every filter that is not empty. Typed by the register's contract schema (`z.input` of its
  * list query schema), whose boolean parameters are the strings 'true'/'false'.
  */
-export function toApiQuery<TQuery>(state: {
-  page: number;
-  search: string;
-  sortBy: string;
-  archive: ArchiveView;
-  filters: Readonly<Record<string, string>>;
-}): TQuery {
+export function toApiQuery<TQuery>(state: Omit<ListState<string, string>, 'isFiltered'>): TQuery {
   const query: Record<string, string | number> = { page: state.page, limit: PAGE_SIZE, sortBy: state.sortBy };
   if (state.search) query.search = state.search;
   if (state.archive === 'archived') query.onlyArchived = 'true';
@@ -112,10 +105,8 @@ export function toApiQuery<TQuery>(state: {
  * screen reads it through useRegisterList; the cold load asks its first page through listRequest
  * before the screen's chunk has arrived (lib/first-requests.ts).
  */
-export type ListView<TColumn extends string, TFilter extends string = never> = {
+export type ListView<TColumn extends string, TFilter extends string = never> = Omit<ListSearchParamsOptions<TColumn, TFilter>, 'filters'> & {
   path: `/api/${string}`;
-  sortColumns: readonly TColumn[];
-  defaultSort: SortBy<TColumn>;
   filters?: () => Readonly<Record<TFilter, string>>;
 };
 
