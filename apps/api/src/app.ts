@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import { serializeSharedPagesOnce } from './lib/page-cache.js';
 import { ContextCache } from './lib/context-cache.js';
-import { AccessTokens } from './lib/tokens.js';
+import { AccessTokens, type Clock } from './lib/tokens.js';
 import { alertJobs } from './modules/alerts/alerts.jobs.js';
 import { alertsRoutes, evaluateAlertsAfterWrites } from './modules/alerts/alerts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -91,6 +91,8 @@ export type BuildAppOptions = {
   readinessChecks?: readonly ReadinessCheck[];
   /** Start the job queue when the app is ready (off only to render the OpenAPI document, without a database). */
   startJobs?: boolean;
+  /** Tests: the clock the access tokens and the sessions' lifetimes are counted by (Date.now by default). */
+  now?: Clock;
 };
 
 /**
@@ -205,12 +207,12 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   await app.register(cookie);
   await registerSwagger(app);
 
-  const tokens = new AccessTokens(config.appSecret);
+  const tokens = new AccessTokens(config.appSecret, options.now);
   const contexts = new ContextCache(config.authContextTtlMs);
   await app.register(authenticatePlugin, { tokens, contexts });
   // An ended session must not outlive its cached context in this process.
   const totp = createTotpService(database.db, { appSecret: config.appSecret, failureStore: failures.store });
-  const auth = createAuthService(database.db, tokens, { onSessionsEnded: () => contexts.clear(), failureStore: failures.store, totp });
+  const auth = createAuthService(database.db, tokens, { onSessionsEnded: () => contexts.clear(), failureStore: failures.store, totp, now: options.now });
   const recovery = createRecoveryService(database.db, { failureStore: failures.store, mail: () => app.mail, afterAnswer, onSessionsEnded: () => contexts.clear() });
   const invitations = createInvitationsService(database.db, { mail: () => app.mail });
   const signup = createSignupService(database.db, { failureStore: failures.store, mail: () => app.mail });

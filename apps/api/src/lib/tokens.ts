@@ -2,13 +2,19 @@ import { createHash, createSecretKey, hkdfSync, randomBytes, timingSafeEqual, ty
 import { jwtVerify, SignJWT } from 'jose';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+/** A session's idle lifetime: each refresh token lives this long, and each refresh issues a new one (decision 003). */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
+/** A session's absolute lifetime from its login, however often it is refreshed (decision 014). */
+export const SESSION_MAX_AGE_MS = 90 * 24 * 3600 * 1000;
 const ISSUER = 'flotteassur';
 const AUDIENCE = 'flotteassur-web';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whom an access token speaks for: a user, within one session (its refresh-token family). */
 export type TokenSubject = Readonly<{ userUuid: string; sessionUuid: string }>;
+
+/** The time in milliseconds, as Date.now gives it: tests inject their own clock (BuildAppOptions.now). */
+export type Clock = () => number;
 
 /**
  * Signs and checks access tokens with a key derived once from APP_SECRET (never the raw string).
@@ -19,18 +25,24 @@ export type TokenSubject = Readonly<{ userUuid: string; sessionUuid: string }>;
 export class AccessTokens {
   private readonly key: KeyObject;
 
-  constructor(appSecret: string) {
+  constructor(
+    appSecret: string,
+    private readonly now: Clock = Date.now,
+  ) {
     this.key = createSecretKey(Buffer.from(hkdfSync('sha256', appSecret, 'flotteassur', 'access-token', 32)));
   }
 
-  sign({ userUuid, sessionUuid }: TokenSubject): Promise<string> {
+  /** A token valid ACCESS_TOKEN_TTL_SECONDS, never past `sessionEnd` (the session's absolute end). */
+  sign({ userUuid, sessionUuid }: TokenSubject, sessionEnd?: Date): Promise<string> {
+    const issuedAt = Math.floor(this.now() / 1000);
+    const expires = issuedAt + ACCESS_TOKEN_TTL_SECONDS;
     return new SignJWT({ sid: sessionUuid })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userUuid)
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(sessionEnd ? Math.min(expires, Math.floor(sessionEnd.getTime() / 1000)) : expires)
       .sign(this.key);
   }
 
@@ -49,7 +61,7 @@ export class AccessTokens {
   async verify(token: string): Promise<TokenSubject | null> {
     const known = this.verified.get(token);
     if (known) {
-      if (known.exp * 1000 > Date.now()) return known.subject;
+      if (known.exp * 1000 > this.now()) return known.subject;
       this.verified.delete(token);
       return null;
     }
@@ -59,6 +71,7 @@ export class AccessTokens {
         audience: AUDIENCE,
         algorithms: ['HS256'],
         requiredClaims: ['sub', 'exp', 'iat', 'sid'],
+        currentDate: new Date(this.now()),
       });
       if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number' || typeof payload.sid !== 'string') return null;
       if (!UUID.test(payload.sub) || !UUID.test(payload.sid)) return null;

@@ -2,8 +2,20 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { refreshTokens, trustedDevices } from '../../db/schema/users.js';
 
-export async function insertRefreshToken(tx: WriteTx, values: { userUuid: string; family: string; tokenHash: string; expiresAt: Date; userAgent?: string | null }) {
+export async function insertRefreshToken(
+  tx: WriteTx,
+  values: { userUuid: string; family: string; tokenHash: string; expiresAt: Date; createdAt?: Date; userAgent?: string | null },
+) {
   await tx.insert(refreshTokens).values(values);
+}
+
+/** When a session began: its family's first token (families are only ever deleted whole, deleteExpired). */
+export async function sessionStartedAt(tx: ReadTx, family: string): Promise<Date> {
+  const [row] = await tx
+    .select({ startedAt: sql<Date>`min(${refreshTokens.createdAt})`.mapWith(refreshTokens.createdAt) })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.family, family));
+  return row!.startedAt;
 }
 
 export async function findRefreshToken(tx: ReadTx, tokenHash: string) {

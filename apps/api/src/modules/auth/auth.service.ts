@@ -7,7 +7,7 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import type { FailureStore } from '../../lib/failure-limiter.js';
 import { DEFAULT_LOGIN_LIMITS, type LoginAdmission, LoginLimits, type LoginLimitsOptions, tooManyAttemptsMessage } from '../../lib/login-limits.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
-import { type AccessTokens, hashRefreshToken, newRefreshToken, REFRESH_TOKEN_TTL_MS } from '../../lib/tokens.js';
+import { type AccessTokens, type Clock, hashRefreshToken, newRefreshToken, REFRESH_TOKEN_TTL_MS, SESSION_MAX_AGE_MS } from '../../lib/tokens.js';
 import * as usersService from '../users/users.service.js';
 import * as repo from './auth.repository.js';
 import { deviceOf } from './device-label.js';
@@ -29,22 +29,44 @@ export type AuthServiceOptions = {
   sleep?: (ms: number) => Promise<void>;
   /** Two-factor sign-in (decision 035): the login's second step. */
   totp?: TotpService;
+  /** Tests: the clock the sessions' lifetimes are counted by. */
+  now?: Clock;
 };
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Calls of `run` with a key whose call is still running get that call's promise. */
+function sharedWhileRunning<T>(run: (key: string | undefined) => Promise<T>): (key: string | undefined) => Promise<T> {
+  const running = new Map<string, Promise<T>>();
+  return (key) => {
+    if (key === undefined) return run(key);
+    const shared = running.get(key);
+    if (shared) return shared;
+    const call = run(key).finally(() => running.delete(key));
+    running.set(key, call);
+    return call;
+  };
+}
 
 export function createAuthService(db: Database, tokens: AccessTokens, options: AuthServiceOptions = {}) {
   const limits = new LoginLimits(options.failureStore, options.loginLimits ?? DEFAULT_LOGIN_LIMITS);
   const sleep = options.sleep ?? wait;
   const sessionsEnded = () => options.onSessionsEnded?.();
+  const now = options.now ?? Date.now;
 
-  /** A session is a refresh-token family; its access tokens name it (decision 014). */
-  async function issueSession(userUuid: string, sessionUuid: string, userAgent: string | null) {
+  /**
+   * A session is a refresh-token family; its access tokens name it (decision 014). Each refresh
+   * token lives REFRESH_TOKEN_TTL_MS (the idle lifetime), never past SESSION_MAX_AGE_MS after the
+   * login (`startedAt`, the absolute lifetime); nor does an access token.
+   */
+  async function issueSession(userUuid: string, sessionUuid: string, userAgent: string | null, startedAt = new Date(now())) {
     const { token, hash } = newRefreshToken();
-    const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_MS);
+    const createdAt = new Date(now());
+    const sessionEnd = new Date(startedAt.getTime() + SESSION_MAX_AGE_MS);
+    const expiresAt = new Date(Math.min(createdAt.getTime() + REFRESH_TOKEN_TTL_MS, sessionEnd.getTime()));
     const [accessToken] = await Promise.all([
-      tokens.sign({ userUuid, sessionUuid }),
-      withSystem(db, (tx) => repo.insertRefreshToken(tx, { userUuid, family: sessionUuid, tokenHash: hash, expiresAt, userAgent: deviceOf(userAgent) })),
+      tokens.sign({ userUuid, sessionUuid }, sessionEnd),
+      withSystem(db, (tx) => repo.insertRefreshToken(tx, { userUuid, family: sessionUuid, tokenHash: hash, expiresAt, createdAt, userAgent: deviceOf(userAgent) })),
     ]);
     return { tokens: { access_token: accessToken }, refreshToken: token, refreshExpiresAt: expiresAt };
   }
@@ -124,24 +146,28 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
     /** The caller's current password, checked as a login is (password change, e-mail change, deletion, two-factor off). */
     checkOwnPassword,
 
-    /** Rotates the refresh token; a reused, expired or revoked one revokes its whole family. */
-    async refresh(refreshToken: string | undefined) {
+    /**
+     * Rotates the refresh token; a reused, expired or revoked one revokes its whole family. The
+     * same token shown again while its rotation runs in this process (two tabs refreshing at once)
+     * shares that rotation's answer: one live chain, not a revoked family (decision 014).
+     */
+    refresh: sharedWhileRunning(async (refreshToken: string | undefined) => {
       if (!refreshToken) throw new UnauthorizedError(SESSION_EXPIRED_MESSAGE);
       const outcome = await withSystem(db, async (tx) => {
         const row = await repo.findRefreshToken(tx, hashRefreshToken(refreshToken));
         if (!row) return null;
-        const usable = row.expiresAt > new Date() && (await repo.claimRefreshToken(tx, row.uuid, row.family));
+        const usable = row.expiresAt > new Date(now()) && (await repo.claimRefreshToken(tx, row.uuid, row.family));
         if (!usable) {
           await repo.revokeFamily(tx, row.family);
           return { revoked: true as const };
         }
-        return { revoked: false as const, userUuid: row.userUuid, family: row.family, userAgent: row.userAgent };
+        return { revoked: false as const, userUuid: row.userUuid, family: row.family, userAgent: row.userAgent, startedAt: await repo.sessionStartedAt(tx, row.family) };
       });
       if (outcome?.revoked) sessionsEnded();
       if (!outcome || outcome.revoked) throw new UnauthorizedError(SESSION_EXPIRED_MESSAGE);
       // The session keeps the device it was opened on (decision 036).
-      return issueSession(outcome.userUuid, outcome.family, outcome.userAgent);
-    },
+      return issueSession(outcome.userUuid, outcome.family, outcome.userAgent, outcome.startedAt);
+    }),
 
     async logout(refreshToken: string | undefined) {
       if (!refreshToken) return;

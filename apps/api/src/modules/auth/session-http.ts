@@ -20,8 +20,14 @@ export function sessionHttp(publicUrl: string | undefined) {
     });
   }
 
-  /** A cross-site page may not log in nor use the session cookie: the Origin, when sent, must be ours. */
+  /**
+   * A cross-site page may not log in nor use the session cookie: the Origin, when sent, must be
+   * ours, and so must the browser's own `Sec-Fetch-Site` (which a page cannot write) when sent: a
+   * sibling subdomain is `same-site`, and a SameSite=Strict cookie still goes along from it.
+   */
   function assertSameOrigin(request: FastifyRequest) {
+    const site = request.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') throw new ForbiddenError('Requête refusée : origine non autorisée');
     const origin = request.headers.origin;
     if (!origin) return;
     const allowed = new Set([`${request.protocol}://${request.host}`]);
