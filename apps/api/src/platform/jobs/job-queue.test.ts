@@ -165,6 +165,42 @@ describe('sending', () => {
     expect(woken).toEqual([driverUuid]);
   });
 
+  it('looks for due work with one read for all kinds on the embedded database, each kind polling on PostgreSQL; a job set to start later runs within the interval', async () => {
+    const ran: string[] = [];
+    const kinds = ['a', 'b', 'c', 'd'].map((letter) =>
+      defineJob({ name: `test.sweep-${letter}`, tenant: false, payload: z.object({}), handler: async () => void ran.push(letter) }),
+    );
+    const polling = await startQueue(kinds as JobKind<unknown>[], { pollingIntervalSeconds: 0.5 });
+    const sql = (polling as unknown as { sql: { executeSql(text: string, values?: unknown[]): Promise<unknown> } }).sql;
+    const statements: string[] = [];
+    const executeSql = sql.executeSql.bind(sql);
+    sql.executeSql = (text, values) => {
+      statements.push(text);
+      return executeSql(text, values);
+    };
+    try {
+      await new Promise((r) => setTimeout(r, 2_200));
+      const fetches = statements.filter((text) => text.includes('FOR UPDATE SKIP LOCKED')).length;
+      const sweeps = statements.filter((text) => text.includes('SELECT DISTINCT name')).length;
+      if (database.kind === 'pglite') {
+        // Every 0.5 s one read, whatever the number of kinds; no kind fetches on its own.
+        expect(sweeps).toBeGreaterThanOrEqual(3);
+        expect(sweeps).toBeLessThanOrEqual(6);
+        expect(fetches).toBe(0);
+      } else {
+        expect(sweeps).toBe(0);
+        expect(fetches).toBeGreaterThanOrEqual(kinds.length * 3);
+      }
+      const started = Date.now();
+      const id = await polling.send(kinds[2]!, {}, { startAfter: new Date(Date.now() + 1_000) });
+      await waitFor('the job set to start later', async () => (await stateOf(polling, kinds[2]!, id!)) === 'completed', 15_000);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(ran).toEqual(['c']);
+    } finally {
+      sql.executeSql = executeSql;
+    }
+  });
+
   it('inside withSystem, a tenant job of any organization is queued', async () => {
     const driverUuid = randomUUID();
     const id = await withSystem(database.db, (tx) => queue.send(kind, { organizationUuid: orgB, driverUuid }, { tx }));

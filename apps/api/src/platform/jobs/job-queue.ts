@@ -50,6 +50,14 @@ type RunningJob = { controller: AbortController };
 /** An embedded database recovers the jobs a killed process left active once per open. */
 const recoveredPglites = new WeakSet<PGlite>();
 
+/**
+ * On the embedded database, each kind's own poll is only a backstop: one read for all kinds
+ * (`sweep`) wakes the kinds with work due, every polling interval. PGlite runs one statement at a
+ * time for the whole process, and each kind's poll is a writing transaction: eleven of them every
+ * 2 s queued ahead of the requests (docs/performance.md, « 2026-11-27 »).
+ */
+const EMBEDDED_KIND_POLL_SECONDS = 60;
+
 function failureOutput(error: unknown): { name: string; message: string } {
   // Name and message only: a stack trace is not job machinery.
   const name = error instanceof Error ? error.name : 'Error';
@@ -77,6 +85,8 @@ export class JobQueue {
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
   private started = false;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping = false;
 
   constructor(
     private readonly database: DatabaseHandle,
@@ -129,6 +139,10 @@ export class JobQueue {
 
   private async doStart() {
     const scheduled = [...this.kinds.values()].filter((kind) => kind.schedule !== undefined);
+    // The embedded database has this process only (decision 009): every job is sent here, so a
+    // sweep of the whole queue finds all the work a kind's own poll would (decision 021's addition).
+    const embedded = this.database.kind === 'pglite';
+    const kindPollSeconds = embedded ? Math.max(this.pollingIntervalSeconds, EMBEDDED_KIND_POLL_SECONDS) : this.pollingIntervalSeconds;
     this.sql = this.openSql();
     this.boss = new PgBoss({
       db: this.sql,
@@ -177,7 +191,7 @@ export class JobQueue {
         for (let n = 0; n < kind.concurrency; n++) {
           const id = await this.boss.work<unknown>(
             kind.name,
-            { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: this.pollingIntervalSeconds },
+            { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: kindPollSeconds },
             async ([job]) => {
               try {
                 if (job) await this.runJob(kind, job);
@@ -191,6 +205,10 @@ export class JobQueue {
           ids.push(id);
         }
         this.workerIds.set(kind.name, ids);
+      }
+      if (embedded) {
+        this.sweepTimer = setInterval(() => void this.sweep(), this.pollingIntervalSeconds * 1000);
+        this.sweepTimer.unref();
       }
     }
     this.started = true;
@@ -309,6 +327,26 @@ export class JobQueue {
     return id;
   }
 
+  /**
+   * The embedded database's poll: one read of the kinds that have a job due (created, or failed
+   * and due for its retry; sent by the timekeeper, or to start later), whose workers then look.
+   */
+  private async sweep() {
+    if (this.sweeping || this.stopping) return;
+    this.sweeping = true;
+    try {
+      const { rows } = await this.sql.executeSql(
+        `SELECT DISTINCT name FROM ${QUEUE_SCHEMA}.job WHERE name = ANY($1::text[]) AND state < 'active' AND start_after < now()`,
+        [this.kindNames],
+      );
+      for (const row of rows as { name: string }[]) this.wake(row.name);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'file de tâches : recherche des tâches dues en échec');
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
   /** The kind's workers in this process look for work now rather than at their next poll. */
   private wake(name: string) {
     if (this.stopping) return;
@@ -382,6 +420,7 @@ export class JobQueue {
 
   private async doStop(timeoutMs: number) {
     if (this.starting) await this.starting.catch(() => undefined);
+    clearInterval(this.sweepTimer);
     const abortAt = setTimeout(
       () => {
         for (const job of this.running) job.controller.abort(new Error('arrêt du processus : tâche remise en file'));
