@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Fasti
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { databaseTroubleOf } from '../db/availability.js';
 import { AppError, DATABASE_UNAVAILABLE_MESSAGE, HTTP_ERROR_NAMES, OVERLOADED_MESSAGE, ServiceUnavailableError } from '../errors.js';
-import { logAnswerWithoutHooks, newRequestId, REQUEST_ID_HEADER } from './request-log.js';
+import { logAnswerWithoutHooks, newRequestId, REQUEST_ID_HEADER, securityEvent, securityEventWritten } from './request-log.js';
 
 type Detail = { path: string; message: string };
 
@@ -22,6 +22,15 @@ export function envelope(statusCode: number, message: string, details?: Detail[]
  * (plugins/request-log.ts, decision 046). A refusal (4xx) says itself what to change: no reference.
  */
 function answer(request: FastifyRequest, reply: FastifyReply, statusCode: number, message: string, details?: Detail[]) {
+  // A refusal is a security event, unless the request wrote its own (a failed login, a refresh token reused).
+  if ((statusCode === 401 || statusCode === 403) && !securityEventWritten()) {
+    const ctx = request.ctx as FastifyRequest['ctx'] | null;
+    securityEvent(
+      'access.refused',
+      { userUuid: ctx?.userUuid ?? null, organizationUuid: ctx?.organizationUuid ?? null, statusCode, route: request.routeOptions.url ?? null },
+      request.log,
+    );
+  }
   const body = envelope(statusCode, message, details);
   return reply.status(statusCode).send(statusCode >= 500 ? { ...body, requestId: request.id } : body);
 }

@@ -96,8 +96,36 @@ export function loggerOptions(config: Config, stream?: NodeJS.WritableStream): N
 /** The load balancer's probes: a healthy one is logged at debug, and never traced (platform/tracing). */
 export const PROBE_PATHS: ReadonlySet<string> = new Set(['/api/health', '/api/ready']);
 
-/** The logger of the request running now (its lines carry its id); none outside a request. */
-const requestLogs = new AsyncLocalStorage<FastifyBaseLogger>();
+/** The logger of the request running now (its lines carry its id) and its security events so far; none outside a request. */
+const requestLogs = new AsyncLocalStorage<{ log: FastifyBaseLogger; securityEvents: number }>();
+
+/**
+ * What a security event records (issue 20): a sign-in that succeeded, failed or asked for its
+ * second factor, a refused access (401/403), a refresh token shown again (a stolen one, or a
+ * replay) or refused. Read by an operator or a SIEM by `event`.
+ */
+export type SecurityEventName = 'login.succeeded' | 'login.failed' | 'login.challenged' | 'access.refused' | 'refresh.reused' | 'refresh.refused';
+
+/**
+ * Writes a security event at info on the request's logger: `msg: "security event"`, `event`, the
+ * user's and the organization's uuids (null when unknown), `reqId` and `time` (every line has
+ * them), and a few words of why (`reason`, `statusCode`, `route`). Never an e-mail, a name, a
+ * password or a token: the uuids are enough to find the rest. Outside a request, `log` says where.
+ */
+export function securityEvent(
+  event: SecurityEventName,
+  fields: { userUuid: string | null; organizationUuid: string | null; [detail: string]: string | number | null },
+  log?: FastifyBaseLogger,
+) {
+  const store = requestLogs.getStore();
+  if (store) store.securityEvents++;
+  (log ?? store?.log)?.info({ event, ...fields }, 'security event');
+}
+
+/** Whether the request running now already wrote a security event (a failed login is not also an « access refused »). */
+export function securityEventWritten(): boolean {
+  return (requestLogs.getStore()?.securityEvents ?? 0) > 0;
+}
 
 /** What a request line says: the caller's ids are uuids, never a name or an e-mail. */
 function requestLine(request: FastifyRequest, statusCode: number, ms: number) {
@@ -121,7 +149,7 @@ export function registerRequestLog(app: FastifyInstance, options: { slowStatemen
     // Set first, so that every answer has it, a refusal or a 404 included.
     reply.header(REQUEST_ID_HEADER, request.id);
     // The rest of the request (hooks, handler, its statements) runs with its logger at hand.
-    requestLogs.run(request.log, done);
+    requestLogs.run({ log: request.log, securityEvents: 0 }, done);
   });
 
   app.addHook('onResponse', (request, reply, done) => {
@@ -135,7 +163,7 @@ export function registerRequestLog(app: FastifyInstance, options: { slowStatemen
 
   const slow = (timing: StatementTiming) => {
     if (timing.ms < options.slowStatementMs) return;
-    const log = requestLogs.getStore() ?? app.log;
+    const log = requestLogs.getStore()?.log ?? app.log;
     // Its shape, never its values: those travel as parameters and are not in the timing at all.
     log.warn(
       {

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.js';
 import { withSystem } from '../../db/scope.js';
 import { AppError, BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { AuthContext } from '../../lib/auth-context.js';
+import { securityEvent } from '../../plugins/request-log.js';
 import type { FailureStore } from '../../lib/failure-limiter.js';
 import { DEFAULT_LOGIN_LIMITS, type LoginAdmission, LoginLimits, type LoginLimitsOptions, tooManyAttemptsMessage } from '../../lib/login-limits.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -114,6 +115,13 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
     return { ...session, user };
   }
 
+  /** A login's session, said as a security event with the organization the user lands in. */
+  function signedIn(session: IssuedSession, method: 'password' | 'second-factor'): IssuedSession {
+    const organizationUuid = session.user.currentOrganizationUser?.organization.uuid ?? null;
+    securityEvent('login.succeeded', { userUuid: session.user.uuid, organizationUuid, method });
+    return session;
+  }
+
   return {
     /**
      * Same 401 for a wrong password and an unknown email; 429 for an address that failed too
@@ -121,16 +129,30 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
      * `deviceToken` is a browser they asked to remember (decision 035).
      */
     async login(body: LoginBody, ip: string, userAgent: string | null = null, deviceToken?: string): Promise<IssuedSession | LoginChallenge> {
-      const admission = await admit(body.email, ip);
+      // Security events (plugins/request-log.ts): uuids and a reason, never the address typed.
+      const failed = (reason: string, userUuid: string | null = null) => securityEvent('login.failed', { userUuid, organizationUuid: null, reason });
+      const admission = await admit(body.email, ip).catch((error: unknown) => {
+        failed('too-many-attempts');
+        throw error;
+      });
       const credentials = await usersService.findCredentials(db, body.email);
       // An unknown email is checked too (against a dummy hash): both failures take the same time.
       const valid = await checkPassword(body.email, ip, admission, credentials?.passwordHash, body.password);
-      if (!credentials || !valid) throw new UnauthorizedError(LOGIN_FAILED_MESSAGE);
+      if (!credentials || !valid) {
+        failed(credentials ? 'wrong-password' : 'unknown-account', credentials?.uuid ?? null);
+        throw new UnauthorizedError(LOGIN_FAILED_MESSAGE);
+      }
       // The right password of an address not yet confirmed (decision 033): no session, the way to a new link.
-      if (!credentials.emailConfirmedAt) throw new AppError(403, EMAIL_NOT_CONFIRMED_MESSAGE, [{ path: 'email', message: EMAIL_NOT_CONFIRMED_MESSAGE }]);
+      if (!credentials.emailConfirmedAt) {
+        failed('email-not-confirmed', credentials.uuid);
+        throw new AppError(403, EMAIL_NOT_CONFIRMED_MESSAGE, [{ path: 'email', message: EMAIL_NOT_CONFIRMED_MESSAGE }]);
+      }
       const challenge = await options.totp?.challengeAfterPassword(credentials.uuid, deviceToken);
-      if (challenge) return challenge;
-      return signIn(credentials.uuid, userAgent);
+      if (challenge) {
+        securityEvent('login.challenged', { userUuid: credentials.uuid, organizationUuid: null, mode: challenge.mode });
+        return challenge;
+      }
+      return signedIn(await signIn(credentials.uuid, userAgent), 'password');
     },
 
     /** Opens a session for a user whose identity another proof settled (a confirmation or invitation link), as a login does. */
@@ -140,7 +162,7 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
     async loginWithTotp(body: LoginTotpBody, ip: string, userAgent: string | null = null) {
       if (!options.totp) throw new UnauthorizedError(SESSION_EXPIRED_MESSAGE);
       const passed = await options.totp.passChallenge(body, ip);
-      return { ...(await signIn(passed.userUuid, userAgent)), recoveryCodes: passed.recoveryCodes, device: passed.device };
+      return { ...signedIn(await signIn(passed.userUuid, userAgent), 'second-factor'), recoveryCodes: passed.recoveryCodes, device: passed.device };
     },
 
     /** The caller's current password, checked as a login is (password change, e-mail change, deletion, two-factor off). */
@@ -156,14 +178,24 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
       const outcome = await withSystem(db, async (tx) => {
         const row = await repo.findRefreshToken(tx, hashRefreshToken(refreshToken));
         if (!row) return null;
-        const usable = row.expiresAt > new Date(now()) && (await repo.claimRefreshToken(tx, row.uuid, row.family));
+        const expired = row.expiresAt <= new Date(now());
+        const usable = !expired && (await repo.claimRefreshToken(tx, row.uuid, row.family));
         if (!usable) {
           await repo.revokeFamily(tx, row.family);
-          return { revoked: true as const };
+          // Shown again after its use (a stolen copy, a replay, or the loser of a race): the reuse the rotation detects.
+          const reason = expired ? 'expired' : row.revokedAt ? 'revoked' : 'reused';
+          return { revoked: true as const, userUuid: row.userUuid, reason };
         }
         return { revoked: false as const, userUuid: row.userUuid, family: row.family, userAgent: row.userAgent, startedAt: await repo.sessionStartedAt(tx, row.family) };
       });
-      if (outcome?.revoked) sessionsEnded();
+      if (!outcome) securityEvent('refresh.refused', { userUuid: null, organizationUuid: null, reason: 'unknown-token' });
+      if (outcome?.revoked) {
+        const profile = await usersService.getProfile(db, outcome.userUuid).catch(() => null);
+        const organizationUuid = profile?.currentOrganizationUser?.organization.uuid ?? null;
+        const fields = { userUuid: outcome.userUuid, organizationUuid, reason: outcome.reason };
+        securityEvent(outcome.reason === 'reused' ? 'refresh.reused' : 'refresh.refused', fields);
+        sessionsEnded();
+      }
       if (!outcome || outcome.revoked) throw new UnauthorizedError(SESSION_EXPIRED_MESSAGE);
       // The session keeps the device it was opened on (decision 036).
       return issueSession(outcome.userUuid, outcome.family, outcome.userAgent, outcome.startedAt);
