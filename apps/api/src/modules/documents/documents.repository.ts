@@ -226,6 +226,24 @@ export async function purgeTrashed(tx: WriteTx, uuids: string[]): Promise<string
   return keys;
 }
 
+/**
+ * Deletes for good every document of an entity (a driver erased): the files and folders linked to
+ * it, live or in the trash, and whatever lies under its folders; then their `stored_files` rows.
+ * Returns the keys of the objects to delete once the transaction commits.
+ */
+export async function purgeEntity(tx: WriteTx, entity: { type: string; uuid: string }): Promise<string[]> {
+  const removed = await rowsOf<{ file_key: string | null }>(tx, sql`
+    WITH RECURSIVE doomed AS (
+      SELECT uuid FROM documents WHERE entity_type = ${entity.type} AND entity_uuid = ${entity.uuid}::uuid
+      UNION
+      SELECT d.uuid FROM documents d JOIN doomed ON d.parent_uuid = doomed.uuid
+    )
+    DELETE FROM documents WHERE uuid IN (SELECT uuid FROM doomed) RETURNING file_key`);
+  const keys = removed.map((r) => r.file_key).filter((key): key is string => key !== null);
+  if (keys.length > 0) await tx.delete(storedFiles).where(inArray(storedFiles.key, keys));
+  return keys;
+}
+
 /** The trash's documents deleted before `before`, across organizations (a system read), at most `limit`. */
 export async function expiredTrash(tx: ReadTx, before: Date, limit: number): Promise<{ organizationUuid: string; uuid: string }[]> {
   return tx

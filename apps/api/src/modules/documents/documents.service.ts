@@ -470,6 +470,19 @@ export async function purgeExpiredTrash(
   }
 }
 
+/**
+ * An entity deleted for good (a driver's erasure) takes its documents with it: called inside the
+ * entity's deletion transaction, under the tree lock; returns the stored objects to remove with
+ * `removeObjects` once it commits.
+ */
+export async function purgeEntityDocuments(tx: WriteTx, organizationUuid: string, entity: EntityRef): Promise<string[]> {
+  await repo.lockTree(tx, organizationUuid);
+  return repo.purgeEntity(tx, entity);
+}
+
+/** The objects of purged documents (their files, temporary copies and thumbnails), after the rows' commit. */
+export const removeObjects = (storage: ObjectStorage, keys: string[]) => deleteObjects(storage, keys);
+
 /** Objects whose rows are gone: never served again; a failure leaves space, not data (decision 019). */
 async function deleteObjects(storage: ObjectStorage, keys: string[]): Promise<void> {
   for (const key of keys) {
