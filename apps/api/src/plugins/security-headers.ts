@@ -31,10 +31,11 @@ export const isWebAsset = (url: string) => url.startsWith('/assets/');
 
 /**
  * The headers that matter on a script or a style sheet: no MIME sniffing, no embedding by another
- * site. The others (CSP, frame, referrer and opener policies…) govern documents only; on each of
- * the dozen files a page loads they cost ≈ 600 bytes a phone downloads for nothing (issue 10).
+ * site, and HTTPS only (HSTS, when it is sent: any answer may be the one a browser learns it from).
+ * The others (CSP, frame, referrer and opener policies…) govern documents only; on each of the
+ * dozen files a page loads they cost ≈ 600 bytes a phone downloads for nothing (issue 10).
  */
-const ASSET_HEADER_NAMES = ['x-content-type-options', 'cross-origin-resource-policy'];
+const ASSET_HEADER_NAMES = ['x-content-type-options', 'cross-origin-resource-policy', 'strict-transport-security'];
 
 /**
  * The headers of an answer to `url`: Helmet's on every answer (on the web app's build files, only

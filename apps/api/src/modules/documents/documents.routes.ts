@@ -39,11 +39,11 @@ const BinarySchema = z.string().meta({ format: 'binary' });
 const NO_FILE = 'Joignez au moins un fichier (champ multipart « files »).';
 
 /** A download is never rendered in the API's origin: an attachment, no sniffing, a sandbox without scripts. */
-const DOWNLOAD_CSP = "default-src 'none'; sandbox";
+const DOWNLOAD_CSP = "default-src 'none'; sandbox; frame-ancestors 'none'";
 /** An image shown inline: nothing but the image, no script. */
-const IMAGE_PREVIEW_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+const IMAGE_PREVIEW_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox; frame-ancestors 'none'";
 /** Chromium's PDF viewer does not open under a sandbox; the PDF's own scripts run in the viewer, never in this origin. */
-const PDF_PREVIEW_CSP = "default-src 'none'; object-src 'self'; style-src 'unsafe-inline'";
+const PDF_PREVIEW_CSP = "default-src 'none'; object-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'";
 
 /**
  * One `bytes=start-end` or `bytes=start-` range (what a PDF viewer or a resumed download asks);
@@ -394,8 +394,9 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
         .header('etag', thumbnail.etag)
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', IMAGE_PREVIEW_CSP)
-        // The bytes of a file never change: the browser keeps its thumbnail a day, for this user only.
-        .header('cache-control', 'private, max-age=86400')
+        // An organization's file (a licence, a claim's photo): never kept on a disk, as no API answer
+        // with personal data is (issue 20); a client that keeps it in memory may still send its ETag.
+        .header('cache-control', 'private, no-store')
         .header('vary', 'authorization');
       if (thumbnail.body === null) return reply.status(304).send(null);
       return reply

@@ -264,7 +264,7 @@ describe('upload', () => {
       'content-type': 'image/png',
       'content-disposition': `attachment; filename="choc.png"; filename*=UTF-8''choc.png`,
       'x-content-type-options': 'nosniff',
-      'content-security-policy': "default-src 'none'; sandbox",
+      'content-security-policy': "default-src 'none'; sandbox; frame-ancestors 'none'",
     });
     const part = await t.as(member, { method: 'GET', url: `/api/document/${files[1]!.uuid}/download`, headers: { range: 'bytes=8-15' } });
     expect(part.statusCode).toBe(206);

@@ -249,14 +249,14 @@ describe('the media library (GET /api/document/media)', () => {
 // ---------------------------------------------------------------- thumbnails
 
 describe('thumbnails (GET /api/document/{uuid}/thumbnail)', () => {
-  it('makes a small WebP of a JPEG, keeps it in the storage, and lets the browser keep it a day', async () => {
+  it('makes a small WebP of a JPEG, keeps it in the storage, and never lets the browser keep it on disk', async () => {
     const photo = files.get('photo.jpg')!;
     const response = await thumbnail(member, photo.uuid);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers).toMatchObject({
       'content-type': 'image/webp',
       'x-content-type-options': 'nosniff',
-      'cache-control': 'private, max-age=86400',
+      'cache-control': 'private, no-store',
     });
     expect(response.headers['content-security-policy']).toContain('sandbox');
     expect(response.headers['content-disposition']).toMatch(/^inline; filename="photo\.webp"/);

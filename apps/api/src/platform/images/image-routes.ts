@@ -45,7 +45,7 @@ export function sendImage(reply: FastifyReply, image: StoredObject) {
     .header('content-type', 'image/webp')
     .header('content-length', String(image.size))
     .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', "default-src 'none'; sandbox")
+    .header('content-security-policy', "default-src 'none'; sandbox; frame-ancestors 'none'")
     .header('cache-control', 'private, max-age=31536000, immutable')
     .send(image.body as unknown as string);
 }

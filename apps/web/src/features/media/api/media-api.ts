@@ -24,8 +24,8 @@ export function mediaPageQuery({ kind, entity, search, page, limit = MEDIA_PAGE_
 }
 
 /**
- * An image's thumbnail (a small WebP), fetched with the session: the API lets the browser keep it
- * a day (`private, max-age=86400`), so a page seen again costs no request.
+ * An image's thumbnail (a small WebP), fetched with the session. `private, no-store`: an
+ * organization's photos are never written to the browser's disk cache (issue 20).
  */
 export async function fetchThumbnail(uuid: string, signal?: AbortSignal): Promise<Blob> {
   const res = await authorizedFetch(`/api/document/${uuid}/thumbnail`, { signal }, { accept: 'image/webp, application/json' });
