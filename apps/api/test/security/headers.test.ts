@@ -308,6 +308,34 @@ describe('the security headers on every answer', () => {
     LONG,
   );
 
+  it('successful writes and the session’s own answers: create, change, delete; login, refresh, logout', async () => {
+    const from = violations.length;
+    const lines: string[] = [];
+    const expectDone = async (label: string, response: LightMyRequestResponse) => {
+      expect(response.statusCode, `${label}: ${response.body}`).toBeLessThan(300);
+      lines.push(`${label} ${(await check(label, response, 'api')).status}`);
+      return response;
+    };
+    const created = await expectDone('POST /api/driver', await send('admin', { method: 'POST', url: '/api/driver', payload: { firstName: 'Paul', lastName: 'Écrit', phone: '0612345678' } }));
+    const uuid = created.json<{ uuid: string }>().uuid;
+    await expectDone('PATCH /api/driver/{uuid}', await send('admin', { method: 'PATCH', url: `/api/driver/${uuid}`, payload: { lastName: 'Réécrit' } }));
+    await expectDone('DELETE /api/driver/{uuid}', await send('admin', { method: 'DELETE', url: `/api/driver/${uuid}` }));
+    const signedIn = await expectDone(
+      'POST /api/auth/login',
+      await app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.30.0.2', payload: { email: EMAILS.admin, password: DEFAULT_TEST_PASSWORD } }),
+    );
+    const cookie = signedIn.cookies.find((c) => c.name === 'flotte_refresh')!.value;
+    const sameSite = { 'x-requested-with': 'flotteassur', 'sec-fetch-site': 'same-origin' };
+    const refreshed = await expectDone(
+      'POST /api/auth/refresh-token',
+      await app.inject({ method: 'POST', url: '/api/auth/refresh-token', headers: sameSite, cookies: { flotte_refresh: cookie } }),
+    );
+    const next = refreshed.cookies.find((c) => c.name === 'flotte_refresh')!.value;
+    await expectDone('POST /api/auth/logout', await app.inject({ method: 'POST', url: '/api/auth/logout', headers: sameSite, cookies: { flotte_refresh: next } }));
+    tried.push(`  ${'successful writes, login, refresh, logout'.padEnd(62)} ${lines.join(', ')}`);
+    expect(since(from)).toEqual([]);
+  });
+
   it('the web app’s pages and build files, /api/docs, health, readiness and metrics', async () => {
     const from = violations.length;
     const lines: string[] = [];
