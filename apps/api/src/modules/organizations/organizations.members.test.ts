@@ -131,6 +131,21 @@ describe('POST /api/organization-user', () => {
     expect(await countLinks()).toBe(before);
   });
 
+  it("answers a superadmin 404 for another tenant's account, as for an unknown id, and writes nothing (issue 20, tenant matrix)", async () => {
+    const elsewhere = await freshUser(['USER'], (uuid) => t.seed((tx) => linkUser(tx, f.orgB1.uuid, uuid)).then(() => undefined));
+    const otherBroker = await freshUser(['SUPERADMIN'], (uuid) => t.seed((tx) => attachToEnvironment(tx, f.envB.uuid, uuid)).then(() => undefined));
+    const before = await countLinks();
+    for (const user of [elsewhere.uuid, otherBroker.uuid]) {
+      const response = await post(tokens['super-a']!, { user, organization: f.orgW.uuid });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Utilisateur introuvable' });
+    }
+    expect(await countLinks()).toBe(before);
+    // Once a member of one of its organizations, the account is the superadmin's to attach elsewhere in its environment.
+    await t.seed((tx) => linkUser(tx, f.orgA2.uuid, elsewhere.uuid));
+    expect((await post(tokens['super-a']!, { user: elsewhere.uuid, organization: f.orgW.uuid })).statusCode).toBe(201);
+  });
+
   it.each([
     [{ organization: 'ORG' }, 'user', 'Utilisateur invalide'],
     [{ user: 'pas-un-uuid', organization: 'ORG' }, 'user', 'Identifiant invalide'],

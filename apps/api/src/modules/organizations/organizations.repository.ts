@@ -1,7 +1,7 @@
-import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, exists, inArray, notExists, or, type SQL, sql } from 'drizzle-orm';
 import type { MemberRole } from '@flotte/contract';
 import type { ReadTx, WriteTx } from '../../db/scope.js';
-import { environments } from '../../db/schema/environments.js';
+import { environments, environmentUsers } from '../../db/schema/environments.js';
 import { organizations, organizationUsers } from '../../db/schema/organizations.js';
 import { users, userTotp } from '../../db/schema/users.js';
 import { containsFolded, frenchOrder } from '../../db/search.js';
@@ -208,5 +208,38 @@ export async function deleteLink(tx: WriteTx, linkUuid: string) {
 
 export async function userExists(tx: ReadTx, userUuid: string) {
   const [row] = await tx.select({ uuid: users.uuid }).from(users).where(eq(users.uuid, userUuid)).limit(1);
+  return Boolean(row);
+}
+
+/**
+ * Whether a superadmin of `environmentUuids` may attach this account: one in none of them is
+ * another tenant's (a member of another organization, attached to another environment) and does
+ * not exist for it; an account of no organization and no environment yet (a new signup) is free.
+ */
+export async function userAttachableFrom(tx: ReadTx, userUuid: string, environmentUuids: readonly string[]) {
+  const managed = [...environmentUuids];
+  const one = { one: sql`1` };
+  const inOrganization = tx.select(one).from(organizationUsers).where(eq(organizationUsers.userUuid, users.uuid));
+  const inEnvironment = tx.select(one).from(environmentUsers).where(eq(environmentUsers.userUuid, users.uuid));
+  const [row] = await tx
+    .select({ uuid: users.uuid })
+    .from(users)
+    .where(
+      and(
+        eq(users.uuid, userUuid),
+        or(
+          and(notExists(inOrganization), notExists(inEnvironment)),
+          exists(
+            tx
+              .select(one)
+              .from(organizationUsers)
+              .innerJoin(organizations, eq(organizations.uuid, organizationUsers.organizationUuid))
+              .where(and(eq(organizationUsers.userUuid, users.uuid), inArray(organizations.environmentUuid, managed))),
+          ),
+          exists(tx.select(one).from(environmentUsers).where(and(eq(environmentUsers.userUuid, users.uuid), inArray(environmentUsers.environmentUuid, managed)))),
+        ),
+      ),
+    )
+    .limit(1);
   return Boolean(row);
 }

@@ -156,7 +156,9 @@ export async function createLink(db: Database, ctx: AuthContext, body: z.output<
     if (!isRoot(ctx) && !managesEnvironment(ctx, organization.environmentUuid)) {
       throw new ForbiddenError("Un administrateur ajoute un membre en l'invitant : seul le superadmin de l'environnement rattache un compte existant");
     }
-    if (!(await repo.userExists(tx, body.user))) throw new NotFoundError('Utilisateur introuvable');
+    // A superadmin reaches the accounts of its environments and new ones, not another tenant's: those answer as unknown ids.
+    const reachable = isRoot(ctx) ? await repo.userExists(tx, body.user) : await repo.userAttachableFrom(tx, body.user, ctx.environmentUuids);
+    if (!reachable) throw new NotFoundError('Utilisateur introuvable');
     const uuid = await repo.insertLink(tx, body.organization, body.user);
     if (!uuid) throw new ConflictError("Cet utilisateur est déjà membre de l'organisation");
     return toOrganizationUser((await repo.findLink(tx, uuid))!);
