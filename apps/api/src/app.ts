@@ -31,6 +31,7 @@ import { importRoutes } from './modules/import/import.routes.js';
 import { indicatorsRoutes } from './modules/indicators/indicators.routes.js';
 import { invitationsRoutes } from './modules/organizations/invitations.routes.js';
 import { createInvitationsService } from './modules/organizations/invitations.service.js';
+import { organizationExportRoutes } from './modules/organizations/organization-export.routes.js';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { sinistersRoutes } from './modules/sinisters/sinisters.routes.js';
@@ -245,6 +246,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
           onSessionsEnded: () => contexts.clear(),
         });
         await protectedApi.register(organizationsRoutes, { publicUrl: config.publicUrl, mail: () => app.mail, onSessionsEnded: () => contexts.clear() });
+        await protectedApi.register(organizationExportRoutes);
         await protectedApi.register(environmentsRoutes, { publicUrl: config.publicUrl, onContextChanged: () => contexts.clear() });
         await protectedApi.register(brokerRoutes, { invitations, publicUrl: config.publicUrl });
         await protectedApi.register(logosRoutes);

@@ -1,9 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
 import { documents } from '../../src/db/schema/documents.js';
 import { drivers } from '../../src/db/schema/drivers.js';
 import { storedFiles } from '../../src/db/schema/stored-files.js';
-import { createDrivers } from '../../src/seed/factories.js';
+import { EXPORTED_TABLES, NOT_EXPORTED } from '../../src/modules/organizations/organization-export.repository.js';
+import { createDrivers, createSinisters, createVehicules } from '../../src/seed/factories.js';
 import { type EnvironmentFixtures, openEnvironments } from '../fixtures/environments.js';
 import { multipartFiles } from '../multipart.js';
 import { keysUnder, s3AppEnv, TEST_STORAGES, type TestStorage } from '../storage.js';
@@ -14,7 +16,9 @@ import type { TestContext } from '../test-app.js';
  * /api/driver/{uuid}/hard — removes its row, its documents (its folder, its files live or in the
  * trash, a file put in its folder by hand) and their stored objects, on the local disk and on S3;
  * only an ADMIN of its organization, a SUPERADMIN of its environment working in it, or ROOT may;
- * another organization's caller gets a 404 and nothing moves. The file prints what it tried and
+ * another organization's caller gets a 404 and nothing moves. An organization's data export (GET
+ * /api/organization/{uuid}/export) holds its rows and files, and nothing of another organization
+ * seeded with distinctive data; the same roles may ask for it. The file prints what it tried and
  * what held.
  */
 
@@ -169,4 +173,150 @@ describe.each(TEST_STORAGES)('erasing a driver, files on %s', (storageName, crea
     },
     LONG,
   );
+});
+
+/** Every entry of a ZIP: its name and its bytes. */
+function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true, validateEntrySizes: true }, (error, zip) => {
+      if (error || !zip) return reject(error ?? new Error('no zip'));
+      const entries = new Map<string, Buffer>();
+      zip.on('error', reject);
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError ?? new Error('no stream'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            entries.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(entries));
+      zip.readEntry();
+    });
+  });
+}
+
+describe("an organization's data export", () => {
+  let t: TestContext;
+  let f: EnvironmentFixtures;
+  let tokens: Record<string, string>;
+  const ALPHA_FILE = Buffer.concat([PDF, Buffer.from('% CONTENU-ALPHA-7731\n')]);
+  const BETA_FILE = Buffer.concat([PDF, Buffer.from('% CONTENU-BETA-8842\n')]);
+  /** What only the other organization (Logistique Bêta) holds: none of it may be in Étoile du Nord's export. */
+  const BETA_MARKS = ['Bérénice', 'Étrangère', 'berenice', 'MarqueBeta', 'SIN-BETA-8842', 'CONTENU-BETA-8842', 'contrat beta', 'user-b@exemple.fr', 'Logistique Bêta'];
+
+  beforeAll(async () => {
+    ({ t, f, tokens } = await openEnvironments(['root', 'super-a', 'super-b', 'admin-a', 'user-a', 'user-b']));
+    for (const [org, name, brand, ref, email] of [
+      [f.orgA1.uuid, ['Alphonse', 'Exportable'], 'MarqueAlpha', 'SIN-ALPHA-7731', 'alphonse.exportable@alpha.fr'],
+      [f.orgB1.uuid, ['Bérénice', 'Étrangère'], 'MarqueBeta', 'SIN-BETA-8842', 'berenice.etrangere@beta.fr'],
+    ] as const) {
+      await t.seed(async (tx) => {
+        const [driver] = await createDrivers(tx, org, [{ firstName: name[0], lastName: name[1], email }]);
+        const [vehicule] = await createVehicules(tx, org, [{ brand }]);
+        await createSinisters(tx, org, [{ sinisterIntermediateRef: ref, driverUuid: driver!.uuid, vehiculeUuid: vehicule!.uuid }]);
+      });
+    }
+    for (const [who, name, content] of [
+      ['admin-a', 'contrat alpha.pdf', ALPHA_FILE],
+      ['user-b', 'contrat beta.pdf', BETA_FILE],
+    ] as const) {
+      const upload = multipartFiles([{ name, content }]);
+      const response = await t.as(tokens[who]!, { method: 'POST', url: '/api/document/upload', payload: upload.payload, headers: upload.headers });
+      expect(response.statusCode, response.body).toBe(201);
+    }
+    const me = async (who: string) => (await t.as(tokens[who]!, { method: 'GET', url: '/api/auth/me' })).json<{ uuid: string; currentOrganizationUser: { uuid: string } }>();
+    const superB = await me('super-b');
+    const userB = await me('user-b');
+    const switched = await t.as(tokens['super-b']!, { method: 'PATCH', url: `/api/user/${superB.uuid}`, payload: { currentOrganizationUser: userB.currentOrganizationUser.uuid } });
+    expect(switched.statusCode, switched.body).toBe(200);
+  }, LONG);
+  afterAll(() => t?.close());
+
+  const exportOf = (who: string | null, organization: string) => {
+    const url = `/api/organization/${organization}/export`;
+    return who ? t.as(tokens[who]!, { method: 'GET', url }) : t.app.inject({ method: 'GET', url });
+  };
+
+  it('holds every table of the organization as JSON and its files, and nothing of another organization', async () => {
+    const response = await exportOf('admin-a', f.orgA1.uuid);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(response.headers['content-type']).toBe('application/zip');
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename=".*\.zip"/);
+    const entries = await unzip(response.rawPayload);
+    const json = <T>(name: string) => JSON.parse(entries.get(name)!.toString('utf8')) as T;
+
+    const head = json<{ organization: { uuid: string; title: string }; members: { email: string; role: string }[] }>('organisation.json');
+    expect(head.organization).toMatchObject({ uuid: f.orgA1.uuid, title: 'Étoile du Nord' });
+    expect(head.members.map((m) => m.email).sort()).toEqual(['admin-a@exemple.fr', 'user-a@exemple.fr']);
+    expect(JSON.stringify(json<unknown[]>('drivers.json'))).toContain('Exportable');
+    expect(JSON.stringify(json<unknown[]>('drivers.json'))).toContain('alphonse.exportable@alpha.fr');
+    expect(JSON.stringify(json<unknown[]>('vehicules.json'))).toContain('MarqueAlpha');
+    expect(JSON.stringify(json<unknown[]>('sinisters.json'))).toContain('SIN-ALPHA-7731');
+    expect(JSON.stringify(json<unknown[]>('documents.json'))).toContain('contrat alpha.pdf');
+    expect(json<unknown[]>('organization_users.json')).toHaveLength(2);
+    // Every table of the list, each row the organization's.
+    for (const table of EXPORTED_TABLES) {
+      const rows = json<Record<string, unknown>[]>(`${table}.json`);
+      for (const row of rows) expect(row.organization_uuid, `${table}: ${JSON.stringify(row).slice(0, 200)}`).toBe(f.orgA1.uuid);
+    }
+    // Its file, byte for byte.
+    const files = [...entries.keys()].filter((name) => name.startsWith('fichiers/'));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/contrat alpha\.pdf$/);
+    expect(entries.get(files[0]!)!.equals(ALPHA_FILE)).toBe(true);
+
+    // Nothing of Logistique Bêta, no secret, no storage key.
+    const everything = [...entries.values()].map((bytes) => bytes.toString('utf8')).join('\n');
+    for (const mark of [...BETA_MARKS, f.orgB1.uuid]) expect(everything, mark).not.toContain(mark);
+    for (const secret of ['$argon2', 'password', 'token_hash', 'file_key', 'search_text', `${f.orgA1.uuid}/`]) expect(everything, secret).not.toContain(secret);
+    held(
+      'admin-a exports Étoile du Nord',
+      `200, ${entries.size} entries (${EXPORTED_TABLES.length} tables, organisation.json, 1 file); its rows and file, none of Logistique Bêta's ${BETA_MARKS.length} marks nor its uuid, no secret`,
+    );
+  });
+
+  it('decides on every table holding an organization column: exported, or left out with a reason', async () => {
+    const tables = await t.seed(async (tx) =>
+      ((await tx.execute(sql`select c.table_name as name from information_schema.columns c join information_schema.tables t using (table_schema, table_name)
+          where c.table_schema = 'public' and c.column_name = 'organization_uuid' and t.table_type = 'BASE TABLE' order by 1`)) as unknown as { rows: { name: string }[] }).rows.map((row) => row.name),
+    );
+    expect(tables.length).toBeGreaterThan(20);
+    const undecided = tables.filter((table) => !(EXPORTED_TABLES as readonly string[]).includes(table) && !(table in NOT_EXPORTED));
+    expect(undecided, 'tables neither exported nor listed in NOT_EXPORTED').toEqual([]);
+    held(`${tables.length} tables with an organization column`, `${EXPORTED_TABLES.length} exported, ${Object.keys(NOT_EXPORTED).length} left out with a reason, none undecided`);
+  });
+
+  it('is for an ADMIN of the organization, a SUPERADMIN of its environment or ROOT; another organization gets a 404', async () => {
+    const cases = [
+      ['root', f.orgA1.uuid, 200],
+      ['super-a', f.orgA1.uuid, 200],
+      ['admin-a', f.orgA1.uuid, 200],
+      ['user-a', f.orgA1.uuid, 403],
+      ['user-b', f.orgA1.uuid, 404],
+      ['super-b', f.orgA1.uuid, 404],
+      ['admin-a', f.orgB1.uuid, 404],
+      ['super-a', f.orgB1.uuid, 404],
+      ['root', f.orgB1.uuid, 200],
+      ['admin-a', '00000000-0000-4000-8000-000000000000', 404],
+      [null, f.orgA1.uuid, 401],
+    ] as const;
+    for (const [who, organization, status] of cases) {
+      const response = await exportOf(who, organization);
+      expect(response.statusCode, `${who} → ${organization}: ${response.body.slice(0, 200)}`).toBe(status);
+      const title = organization === f.orgA1.uuid ? 'Étoile du Nord' : organization === f.orgB1.uuid ? 'Logistique Bêta' : 'une organisation inconnue';
+      if (status === 200) {
+        const head = JSON.parse((await unzip(response.rawPayload)).get('organisation.json')!.toString('utf8')) as { organization: { uuid: string } };
+        expect(head.organization.uuid).toBe(organization);
+      } else {
+        // A French message, and not one byte of a ZIP.
+        expect(response.headers['content-type']).toMatch(/^application\/json/);
+        expect(response.json<{ message: string }>().message).toMatch(/introuvable|administrateur|Authentification/);
+      }
+      held(`${(who ?? 'anonyme').padEnd(8)} exports ${title}`, String(response.statusCode));
+    }
+  });
 });
