@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -183,7 +184,9 @@ type Kind = 'api' | 'public-image' | 'page' | 'asset';
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /** The headers an answer of this kind must carry; the wrong ones, in words. */
-function wrongHeaders(response: LightMyRequestResponse, kind: Kind, https: boolean): string[] {
+type Answer = { statusCode: number; headers: Record<string, string | string[] | number | undefined> };
+
+function wrongHeaders(response: Answer, kind: Kind, https: boolean): string[] {
   const h = response.headers;
   const wrong: string[] = [];
   if (h['x-powered-by'] !== undefined) wrong.push(`X-Powered-By: ${String(h['x-powered-by'])}`);
@@ -210,7 +213,7 @@ function wrongHeaders(response: LightMyRequestResponse, kind: Kind, https: boole
 const since = (from: number) => violations.slice(from);
 
 /** Checks an answer's headers and records what is wrong. */
-async function check(label: string, response: LightMyRequestResponse, kind: Kind, https = true) {
+async function check(label: string, response: Answer, kind: Kind, https = true) {
   answers++;
   const wrong = wrongHeaders(response, kind, https);
   for (const w of wrong) violations.push(`${label} → ${response.statusCode}: ${w}`);
@@ -391,6 +394,38 @@ describe('the security headers on every answer', () => {
     expect(limited.statusCode).toBe(429);
     lines.push(`login limit ${(await check('anonyme login limit', limited, 'api')).status}`);
     tried.push(`  ${'404s and pre-routing errors'.padEnd(62)} ${lines.join(', ')}`);
+    expect(since(from)).toEqual([]);
+  });
+
+  it('requests Node’s parser refuses, answered on the socket before Fastify sees them (a bad header, headers too large)', async () => {
+    const from = violations.length;
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    /** The raw answer to `request`, its status line and headers parsed. */
+    const raw = (request: string) =>
+      new Promise<Answer>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(request));
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const [head = ''] = text.split('\r\n\r\n');
+          const [statusLine = '', ...lines] = head.split('\r\n');
+          const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+          resolve({ statusCode: Number(statusLine.split(' ')[1]), headers });
+        });
+      });
+    const lines: string[] = [];
+    const cases: [string, string][] = [
+      ['a header line without a colon', 'GET /api/health HTTP/1.1\r\nHost: x\r\nnot a header\r\n\r\n'],
+      ['headers over 16 KiB', `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],
+    ];
+    for (const [label, request] of cases) {
+      const answer = await raw(request);
+      expect(answer.statusCode, label).toBeGreaterThanOrEqual(400);
+      lines.push(`${label} ${(await check(label, answer, 'api')).status}`);
+    }
+    tried.push(`  ${'refused by Node’s parser (clientError)'.padEnd(62)} ${lines.join(', ')}`);
     expect(since(from)).toEqual([]);
   });
 
