@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { documents } from '../../src/db/schema/documents.js';
 import { drivers } from '../../src/db/schema/drivers.js';
+import { sinisters } from '../../src/db/schema/sinisters.js';
 import { storedFiles } from '../../src/db/schema/stored-files.js';
 import { EXPORTED_TABLES, NOT_EXPORTED } from '../../src/modules/organizations/organization-export.repository.js';
 import { createDrivers, createSinisters, createVehicules } from '../../src/seed/factories.js';
@@ -105,6 +106,7 @@ describe.each(TEST_STORAGES)('erasing a driver, files on %s', (storageName, crea
     async () => {
       const erased = await driverWithFiles('Effacé');
       const kept = await driverWithFiles('Gardé');
+      const [claim] = await t.seed((tx) => createSinisters(tx, f.orgA1.uuid, [{ driverUuid: erased.uuid, sinisterIntermediateRef: 'SIN-EFFACE-1' }]));
       const before = await driverHoldings(erased);
       // The folder, two attached files (one in the trash) and the file put in the folder by hand.
       expect(before.documents).toHaveLength(4);
@@ -125,6 +127,9 @@ describe.each(TEST_STORAGES)('erasing a driver, files on %s', (storageName, crea
         expect(await t.app.storage.exists(key), key).toBe(false);
         expect(now.objects).not.toContain(key);
       }
+      // Its claim stays the organization's, without the link and without the copy of its name.
+      const [claimAfter] = await t.seed((tx) => tx.select({ driverUuid: sinisters.driverUuid, driverName: sinisters.driverName }).from(sinisters).where(eq(sinisters.uuid, claim!.uuid)));
+      expect(claimAfter).toEqual({ driverUuid: null, driverName: null });
       // The other driver keeps all of its own.
       expect(await driverHoldings(kept)).toEqual(keptBefore);
       for (const key of keptBefore.keys) expect(await t.app.storage.exists(key), key).toBe(true);
@@ -134,7 +139,7 @@ describe.each(TEST_STORAGES)('erasing a driver, files on %s', (storageName, crea
       expect((await t.as(tokens['admin-a']!, { method: 'GET', url: '/api/document/trash' })).json<{ data: Doc[] }>().data.map((d) => d.name)).not.toContain('carte vitale Effacé.pdf');
       held(
         `${storageName}: admin erases a driver with 4 documents, 3 stored files`,
-        `204; row, 4 documents, 3 stored_files rows and 3 objects gone; the other driver's ${keptBefore.keys.length} files kept`,
+        `204; row, 4 documents, 3 stored_files rows and 3 objects gone, its claim unlinked and nameless; the other driver's ${keptBefore.keys.length} files kept`,
       );
     },
     LONG,
