@@ -350,6 +350,16 @@ describe('session lifetimes (the app’s clock moved by the test)', () => {
       'each 200; then the access token and the refresh 401',
     );
   });
+
+  it(`absolute: a session opened over ${SESSION_MAX_AGE_MS / DAY} days ago (before the lifetime was counted) is refused at its next refresh, its family revoked`, async () => {
+    clock = Date.now();
+    const session = await login(app, 'jetons@exemple.fr', '10.22.0.3');
+    // Its first token written 91 days ago, as a session opened before this lifetime existed; its own expiry still ahead.
+    await withSystem(database.db, (tx) => tx.update(refreshTokens).set({ createdAt: new Date(clock - SESSION_MAX_AGE_MS - DAY) }).where(eq(refreshTokens.family, session.sid)));
+    expectRefused(await refresh(session.cookie), SESSION_EXPIRED, 'refresh of a session past its absolute lifetime');
+    expectRefused(await me(session.access), INVALID_TOKEN, 'access token of that session');
+    held(`absolute lifetime: a session opened ${SESSION_MAX_AGE_MS / DAY + 1} days ago, its token still unexpired`, '401, family revoked');
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -178,7 +178,9 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
       const outcome = await withSystem(db, async (tx) => {
         const row = await repo.findRefreshToken(tx, hashRefreshToken(refreshToken));
         if (!row) return null;
-        const expired = row.expiresAt <= new Date(now());
+        // Past its idle or its absolute lifetime (the latter only for a session opened before it was counted).
+        const startedAt = await repo.sessionStartedAt(tx, row.family);
+        const expired = row.expiresAt <= new Date(now()) || startedAt.getTime() + SESSION_MAX_AGE_MS <= now();
         const usable = !expired && (await repo.claimRefreshToken(tx, row.uuid, row.family));
         if (!usable) {
           await repo.revokeFamily(tx, row.family);
@@ -186,7 +188,7 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
           const reason = expired ? 'expired' : row.revokedAt ? 'revoked' : 'reused';
           return { revoked: true as const, userUuid: row.userUuid, reason };
         }
-        return { revoked: false as const, userUuid: row.userUuid, family: row.family, userAgent: row.userAgent, startedAt: await repo.sessionStartedAt(tx, row.family) };
+        return { revoked: false as const, userUuid: row.userUuid, family: row.family, userAgent: row.userAgent, startedAt };
       });
       if (!outcome) securityEvent('refresh.refused', { userUuid: null, organizationUuid: null, reason: 'unknown-token' });
       if (outcome?.revoked) {
