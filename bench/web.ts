@@ -59,6 +59,8 @@ type Run = {
   warnings: string[];
   /** Lighthouse's measure of the host's CPU speed during the run (lower: a busier machine). */
   benchmarkIndex: number;
+  /** The element Lighthouse took as the largest paint (its selector and text, shortened). */
+  lcpElement: string;
 };
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
@@ -138,6 +140,9 @@ async function runLighthouse(url: string, cookie: string | null): Promise<Run> {
     const items = summary && 'items' in summary ? (summary.items as Array<{ resourceType: string; transferSize: number }>) : [];
     const script = items.find((i) => i.resourceType === 'script');
     const final = new URL(lhr.finalDisplayedUrl);
+    // details: a list whose first table holds the element ({ node: { selector, nodeLabel } }).
+    const lcpDetails = lhr.audits['largest-contentful-paint-element']?.details as { items?: Array<{ items?: Array<{ node?: { selector?: string; nodeLabel?: string } }> }> } | undefined;
+    const lcpNode = lcpDetails?.items?.[0]?.items?.[0]?.node;
     return {
       performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
       accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
@@ -149,6 +154,7 @@ async function runLighthouse(url: string, cookie: string | null): Promise<Run> {
       finalPath: `${final.pathname}${final.search}`,
       warnings: lhr.runWarnings,
       benchmarkIndex: lhr.environment.benchmarkIndex,
+      lcpElement: lcpNode ? `${lcpNode.selector ?? '?'} « ${(lcpNode.nodeLabel ?? '').slice(0, 60)} »` : 'inconnu',
     };
   } finally {
     chrome.kill();
@@ -217,7 +223,7 @@ async function main() {
         benchmarkIndexes.push(run.benchmarkIndex);
         const warnings = run.warnings.length ? ` — ${run.warnings.join(' ; ')}` : '';
         console.log(
-          `${page.path} passe ${i + 1}/${RUNS} : performance ${run.performance}, accessibilité ${run.accessibility}, LCP ${seconds(run.lcp)}, TBT ${Math.round(run.tbt)} ms, JS ${kb(run.jsBytes)} kB, fin sur ${run.finalPath}, benchmarkIndex ${Math.round(run.benchmarkIndex)}${warnings}`,
+          `${page.path} passe ${i + 1}/${RUNS} : performance ${run.performance}, accessibilité ${run.accessibility}, LCP ${seconds(run.lcp)}, TBT ${Math.round(run.tbt)} ms, JS ${kb(run.jsBytes)} kB, fin sur ${run.finalPath}, benchmarkIndex ${Math.round(run.benchmarkIndex)}, élément du LCP ${run.lcpElement}${warnings}`,
         );
       }
       rows.push(row(page, runs));

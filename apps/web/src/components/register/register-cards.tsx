@@ -3,6 +3,7 @@ import { Fragment, type ReactNode } from 'react';
 import { PlainSelect } from '../plain/plain-select';
 import { CellValue, OpenRowLink, type RegisterColumn } from './register-cells';
 import type { RegisterDesktopTableProps } from './register-desktop-table';
+import type { RegisterTableProps } from './register-table';
 import { RowActionsButton } from './row-actions-menu';
 import { skeletonLinesSx } from './skeleton-lines';
 import type { SortBy } from './use-list-search-params';
@@ -73,8 +74,10 @@ function CardFields<TRow, TColumn extends string>({
  * Plain elements under one style, MUI only for what a person acts on (the link, the menu): a
  * page of cards was some two hundred MUI components in a phone's render (issue 10).
  */
-export function RegisterCards<TRow, TColumn extends string>(props: Omit<RegisterDesktopTableProps<TRow, TColumn>, 'sortBy' | 'onSortChange'>) {
-  const { label, columns, rows, getRowId, getRowLabel, onOpenRow, onIntent, onOpenMenu } = props;
+export function RegisterCards<TRow, TColumn extends string>(
+  props: Omit<RegisterDesktopTableProps<TRow, TColumn>, 'sortBy' | 'onSortChange'> & Pick<RegisterTableProps<TRow, TColumn>, 'getCardTitle'>,
+) {
+  const { label, columns, rows, getRowId, getRowLabel, getCardTitle = getRowLabel, onOpenRow, onIntent, onOpenMenu } = props;
   return (
     <Box
       component="ul"
@@ -86,7 +89,7 @@ export function RegisterCards<TRow, TColumn extends string>(props: Omit<Register
           <div className="card-title">
             <h2>
               <OpenRowLink label={getRowLabel(row)} onOpen={onOpenRow && (() => onOpenRow(row))} onIntent={onIntent}>
-                {getRowLabel(row)}
+                {getCardTitle(row)}
               </OpenRowLink>
             </h2>
             {onOpenMenu && <RowActionsButton label={getRowLabel(row)} onOpen={(anchor) => onOpenMenu(row, anchor)} onIntent={onIntent} />}

@@ -18,6 +18,16 @@ describe('<RegisterPageHeader />', () => {
     expect(onAdd).toHaveBeenCalledOnce();
   });
 
+  it('shows a summary in parts as one line, each part a block of its own on a phone', () => {
+    renderWithProviders(<RegisterPageHeader texts={TEXTS} summary={['12 sinistres · 45 300,00 €', 'du 01/01/2026 au 25/11/2026']} onAdd={() => undefined} />);
+    const line = screen.getByRole('heading', { level: 1 }).nextElementSibling!;
+    expect(line.textContent).toBe('12 sinistres · 45 300,00 € du 01/01/2026 au 25/11/2026');
+    const parts = [...line.children];
+    expect(parts.map((part) => part.textContent)).toEqual(['12 sinistres · 45 300,00 €', ' du 01/01/2026 au 25/11/2026']);
+    // The test renders at jsdom's 1024 px: one line (inline); below 600 px each part is a block.
+    for (const part of parts) expect(getComputedStyle(part).display).toBe('inline');
+  });
+
   it('keeps the summary’s room while it loads', () => {
     renderWithProviders(<RegisterPageHeader texts={TEXTS} onAdd={() => undefined} />);
     expect(screen.getByRole('heading', { level: 1 }).nextElementSibling).toBeEmptyDOMElement();

@@ -8,8 +8,14 @@ import type { RegisterTexts } from './register-texts';
 export type RegisterPageHeaderProps = {
   /** `title`: the h1 and the document title ('Conducteurs'); `add`: the button ('Ajouter un conducteur'). */
   texts: Pick<RegisterTexts, 'title' | 'add'>;
-  /** The line under the title, e.g. '12 conducteurs actifs · 3 archivés'; its room is kept while it loads (undefined). */
-  summary?: string;
+  /**
+   * The line under the title, e.g. '12 conducteurs actifs · 3 archivés'; its room is kept while it
+   * loads (undefined). In parts, each part is a line of its own on a phone (one line from 600 px):
+   * a summary wrapped on two lines of a phone would be a larger paint than the title, and the
+   * page's largest paint would wait for the list instead of being the title of the page's frame
+   * (decision 017's addition).
+   */
+  summary?: string | readonly string[];
   onAdd: () => void;
   /** The add button hovered, focused or touched: fetch the form (useRegisterActions' `preload`). */
   onAddIntent?: () => void;
@@ -27,7 +33,7 @@ export function RegisterPageHeader({ texts, summary, onAdd, onAddIntent, actions
           {texts.title}
         </Typography>
         <Typography color="textSecondary" sx={{ mt: 0.5, minHeight: '1.5em' }}>
-          {summary}
+          {typeof summary === 'string' || summary === undefined ? summary : <SummaryLines parts={summary} />}
         </Typography>
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, flexShrink: 0 }}>
@@ -36,4 +42,14 @@ export function RegisterPageHeader({ texts, summary, onAdd, onAddIntent, actions
       </Box>
     </Box>
   );
+}
+
+/** Parts of a line, each a line of its own on a phone, separated by a space from 600 px. */
+export function SummaryLines({ parts }: { parts: readonly string[] }) {
+  return parts.map((part, index) => (
+    <Box key={index} component="span" sx={{ display: { xs: 'block', sm: 'inline' } }}>
+      {index > 0 && ' '}
+      {part}
+    </Box>
+  ));
 }

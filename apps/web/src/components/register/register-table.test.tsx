@@ -225,4 +225,25 @@ describe('<RegisterTable /> on a phone', () => {
     await ui.selectOptions(screen.getByRole('combobox', { name: 'Trier par' }), 'Ville (décroissant)');
     expect(onSortChange).toHaveBeenLastCalledWith('-city');
   });
+
+  it('titles a card by getCardTitle when given, the link keeping the row’s whole name', () => {
+    Object.defineProperty(window, 'matchMedia', {
+      configurable: true,
+      value: (query: string) => ({
+        matches: true,
+        media: query,
+        onchange: null,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+        addListener: () => undefined,
+        removeListener: () => undefined,
+        dispatchEvent: () => false,
+      }),
+    });
+    renderTable({ getCardTitle: (row) => row.name.split(' ')[0]! });
+    const cards = within(screen.getByRole('list', { name: 'Liste des essais' })).getAllByRole('listitem');
+    const heading = within(cards[0]!).getByRole('heading', { level: 2 });
+    expect(heading.textContent).toBe('Élodie');
+    expect(within(heading).getByRole('button', { name: 'Voir Élodie Écuyer' })).toBeInTheDocument();
+  });
 });

@@ -23,6 +23,11 @@ export type RegisterTableProps<TRow, TColumn extends string> = {
   getRowId: (row: TRow) => string;
   /** The row's name for people: card title on mobile, 'Actions pour <name>', 'Voir <name>'. */
   getRowLabel: (row: TRow) => string;
+  /**
+   * A phone card's visible title when shorter than the row's name (e.g. the claim's plate, its
+   * date then a field of the card): the link keeps `getRowLabel` as its name, which contains it.
+   */
+  getCardTitle?: (row: TRow) => string;
   /** Opens the row (e.g. 'Voir'): the key cell and the mobile card title become links. */
   onOpenRow?: (row: TRow) => void;
   /** A row's link or menu button hovered, focused or touched: fetch the dialogs they open (useRegisterActions' `preload`). */
@@ -63,7 +68,7 @@ export type RegisterTableProps<TRow, TColumn extends string> = {
 /** What a feature declares of its table; useRegisterList and useRegisterActions give the rest. */
 export type RegisterTableDeclaration<TRow, TColumn extends string> = Pick<
   RegisterTableProps<TRow, TColumn>,
-  'label' | 'columns' | 'getRowId' | 'getRowLabel' | 'sx'
+  'label' | 'columns' | 'getRowId' | 'getRowLabel' | 'getCardTitle' | 'sx'
 >;
 
 const sweep = keyframes`
@@ -148,7 +153,7 @@ export function RegisterTable<TRow, TColumn extends string>(props: RegisterTable
       {mobile && <MobileSortSelect columns={columns} sortBy={sortBy} onSortChange={onSortChange} />}
       <Box sx={{ opacity: fetching && !loading ? 0.6 : 1, transition: 'opacity 120ms' }}>
         {mobile ? (
-          showRows && <RegisterCards {...list} />
+          showRows && <RegisterCards {...list} getCardTitle={props.getCardTitle} />
         ) : (
           <RegisterDesktopTable {...list} sortBy={sortBy} onSortChange={onSortChange} skeletonRows={skeleton ? PAGE_SIZE : 0} />
         )}

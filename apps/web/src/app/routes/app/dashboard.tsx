@@ -24,15 +24,19 @@ export default function DashboardRoute() {
           <Typography component="h1" variant="h4">
             Tableau de bord
           </Typography>
+          {/* The greeting and the welcome: a line each on a phone, so that neither is a larger paint
+              than the title of the page's frame (decision 017's addition). */}
           <Typography color="textSecondary" sx={{ mt: 0.5 }}>
-            {user ? `Bonjour ${user.firstName}, ` : ''}
-            {organization ? (
-              <>
-                bienvenue dans l&apos;espace de <strong>{organization.title}</strong>.
-              </>
-            ) : (
-              'bienvenue sur FlotteAssur.'
-            )}
+            {user && <Box component="span" sx={{ display: { xs: 'block', sm: 'inline' } }}>{`Bonjour ${user.firstName}, `}</Box>}
+            <Box component="span" sx={{ display: { xs: 'block', sm: 'inline' } }}>
+              {organization ? (
+                <>
+                  bienvenue dans l&apos;espace de <strong>{organization.title}</strong>.
+                </>
+              ) : (
+                'bienvenue sur FlotteAssur.'
+              )}
+            </Box>
           </Typography>
         </Box>
         {organization && (

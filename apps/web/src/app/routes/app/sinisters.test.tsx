@@ -16,6 +16,8 @@ configure({ asyncUtilTimeout: 4000 });
 const today = todayIso();
 const startOfYear = `${today.slice(0, 4)}-01-01`;
 const frDate = (iso: string) => iso.split('-').reverse().join('/');
+/** The line under the title, whose parts (count and cost, period) are lines of their own on a phone: the paragraph's whole text. */
+const summaryLine = (text: string) => (_: string, element: Element | null) => element?.tagName === 'P' && element.textContent?.replace(/\s+/g, ' ').trim() === text;
 const DEFAULT_QUERY = { page: '1', limit: '10', sortBy: '-sinisterDate', startDate: startOfYear, endDate: today };
 
 const glass = makeSinister();
@@ -114,7 +116,7 @@ describe('Sinistres page', () => {
     // No number, no driver, no guarantee, unknown rate.
     expect(within(other).getAllByText('Non renseigné')).toHaveLength(4);
 
-    expect(screen.getByText(`37 sinistres · 1 234,56 € du ${frDate(startOfYear)} au ${frDate(today)}`)).toBeInTheDocument();
+    expect(screen.getByText(summaryLine(`37 sinistres · 1 234,56 € du ${frDate(startOfYear)} au ${frDate(today)}`))).toBeInTheDocument();
     // The default period goes to the API, never to the URL.
     expect(listQueries(calls)).toEqual([DEFAULT_QUERY]);
     expect(location().toString()).toBe('');
@@ -129,7 +131,7 @@ describe('Sinistres page', () => {
   it('reads a shared period from the URL', async () => {
     const { calls } = mockFetch([listRoute(() => ({ body: registerPage([glass]) })), guaranteesRoute]);
     renderSinisters('/sinisters?startDate=2025-01-01&endDate=2025-12-31');
-    expect(await screen.findByText('1 sinistre · 1 234,56 € du 01/01/2025 au 31/12/2025')).toBeInTheDocument();
+    expect(await screen.findByText(summaryLine('1 sinistre · 1 234,56 € du 01/01/2025 au 31/12/2025'))).toBeInTheDocument();
     expect(listQueries(calls)).toEqual([{ ...DEFAULT_QUERY, startDate: '2025-01-01', endDate: '2025-12-31' }]);
     expect(screen.getByRole('button', { name: 'Effacer les filtres' })).toBeInTheDocument();
   });
@@ -137,7 +139,7 @@ describe('Sinistres page', () => {
   it('says "plus de 1 000" when the API caps the count', async () => {
     mockFetch([listRoute(() => ({ body: { ...registerPage([glass, collision], { total: 1000 }), totalIsCapped: true } })), guaranteesRoute]);
     renderSinisters();
-    expect(await screen.findByText(`plus de 1 000 sinistres · 1 234,56 € du ${frDate(startOfYear)} au ${frDate(today)}`)).toBeInTheDocument();
+    expect(await screen.findByText(summaryLine(`plus de 1 000 sinistres · 1 234,56 € du ${frDate(startOfYear)} au ${frDate(today)}`))).toBeInTheDocument();
   });
 
   it('writes each toggle to the URL and goes back to page 1', async () => {
@@ -208,7 +210,7 @@ describe('Sinistres page', () => {
     await ui.selectOptions(select, 'Clos');
     await waitFor(() => expect(location().toString()).toBe('status=closed'));
     await waitFor(() => expect(listQueries(calls).at(-1)).toEqual({ ...DEFAULT_QUERY, status: 'closed' }));
-    expect(await screen.findByText(`12 sinistres · 45 300,00 € du ${frDate(startOfYear)} au ${frDate(today)}`)).toBeInTheDocument();
+    expect(await screen.findByText(summaryLine(`12 sinistres · 45 300,00 € du ${frDate(startOfYear)} au ${frDate(today)}`))).toBeInTheDocument();
     expect(within(screen.getByRole('row', { name: /14\/03\/2026/ })).getByText('Clos')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Effacer les filtres' })).toBeInTheDocument();
   });

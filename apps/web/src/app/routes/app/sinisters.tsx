@@ -110,11 +110,11 @@ export default function SinistersRoute() {
       <RegisterPageHeader
         actions={<ImportButton entity="sinister" />}
         texts={TEXTS}
-        // '12 sinistres · 45 300,00 € du 01/01/2026 au 25/11/2026': the count and the total cost (paid and reserves) of the filter.
+        // '12 sinistres · 45 300,00 € du 01/01/2026 au 25/11/2026': the count and the total cost (paid and reserves) of the filter, the period on a line of its own on a phone.
         summary={
           !list.known
             ? undefined
-            : `${countLabel(list.total, list.totalIsCapped, list.archive === 'archived')} · ${formatEuros(list.sums.totalCost ?? 0)} ${period}`
+            : [`${countLabel(list.total, list.totalIsCapped, list.archive === 'archived')} · ${formatEuros(list.sums.totalCost ?? 0)}`, period]
         }
         onAdd={actions.openCreate}
         onAddIntent={actions.preload}

@@ -29,8 +29,8 @@ export function DeclaredChip({ declared }: { declared: boolean }) {
 const SOFT_HYPHEN = '\u00ad';
 
 const COLUMNS: readonly RegisterColumn<Sinister, SinisterSortColumn>[] = [
-  // The mobile card's title (sinisterLabel) already gives the date and the plate.
-  { id: 'sinisterDate', label: 'Date', sortKey: 'sinisterDate', render: (s) => formatDate(s.sinisterDate), noWrap: true, hideOnMobile: true },
+  // The mobile card's title (claimCardTitle) gives the plate, its first line the date.
+  { id: 'sinisterDate', label: 'Date', sortKey: 'sinisterDate', render: (s) => formatDate(s.sinisterDate), noWrap: true },
   { id: 'sinisterIntermediateRef', label: 'N° de sinistre', sortKey: 'sinisterIntermediateRef', render: (s) => s.sinisterIntermediateRef },
   {
     id: 'immatriculation',
@@ -57,11 +57,22 @@ const COMPACT = {
   '& .MuiTableHead-root .MuiTableCell-root': { whiteSpace: 'normal', lineHeight: 1.3, fontSize: '0.8125rem' },
 } as const;
 
+/**
+ * A claim's card on a phone is titled by its plate alone (the date is the card's first line): the
+ * whole name, 'AB-123-CD · sinistre du 14/03/2026', wrapped on two lines and made the first card
+ * the page's largest paint, later than the title of the page's frame (issue 10). The link's name
+ * stays the whole one.
+ */
+function claimCardTitle(sinister: Sinister): string {
+  return formatPlate(sinister.vehicule?.immatriculation ?? sinister.immatriculation) || sinisterLabel(sinister);
+}
+
 /** The claims register: date, number, plate, driver, guarantee, city, responsibility, declared, cost, status. */
 export const SINISTERS_TABLE: RegisterTableDeclaration<Sinister, SinisterSortColumn> = {
   label: SINISTER_TEXTS.list,
   columns: COLUMNS,
   getRowId: (sinister) => sinister.uuid,
   getRowLabel: sinisterLabel,
+  getCardTitle: claimCardTitle,
   sx: COMPACT,
 };
