@@ -479,6 +479,24 @@ describe('cross-site calls of refresh and logout: 403, and nothing changes', () 
     held('refresh and logout from our own origin', '200, 204');
   });
 
+  it('refuses a password change from another site too (it sets the cookie of a new session); the password stays', async () => {
+    const session = await login(app, 'jetons@exemple.fr', '10.24.0.6');
+    for (const [tried, headers] of CROSS_SITE) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/password',
+        remoteAddress: '10.24.0.6',
+        headers: { ...headers, authorization: `Bearer ${session.access}` },
+        payload: { currentPassword: DEFAULT_TEST_PASSWORD, newPassword: 'Un-nouveau-mot-de-passe-1' },
+      });
+      expect(response.statusCode, `${tried}: ${response.body}`).toBe(403);
+      expect(response.headers['set-cookie'], tried).toBeUndefined();
+    }
+    expect((await me(session.access)).statusCode).toBe(200);
+    await login(app, 'jetons@exemple.fr', '10.24.0.6');
+    held(`password change: the ${CROSS_SITE.length} cross-site variants above`, '403 each, password and session unchanged');
+  });
+
   it('refuses a login from another site too (it would set the cookie)', async () => {
     for (const headers of [{ origin: 'https://pirate.example' }, { 'sec-fetch-site': 'cross-site' }]) {
       const response = await app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.24.0.5', headers, payload: { email: 'jetons@exemple.fr', password: DEFAULT_TEST_PASSWORD } });
