@@ -244,8 +244,9 @@ describe('no personal data, password, token, cookie or authorization header in a
 
   beforeAll(async () => {
     logs = capture();
-    // Every line the product can write (trace) and every statement (0 ms).
-    t = await createTestApp({ LOG_LEVEL: 'trace', SLOW_STATEMENT_MS: '0' }, {}, logs.stream);
+    // Every line the product can write (trace), every statement (0 ms), and the job worker on: the
+    // e-mails, imports and alerts the requests queue run and write their lines too.
+    t = await createTestApp({ LOG_LEVEL: 'trace', SLOW_STATEMENT_MS: '0', JOBS_WORKER: 'true' }, {}, logs.stream);
     world = await seedWorld(t);
     for (const caller of Object.keys(LOGINS) as Caller[]) await signIn(caller);
   }, LONG);
@@ -318,7 +319,7 @@ describe('no personal data, password, token, cookie or authorization header in a
         `[logs] ${OPERATIONS.length} operations × ${variants.length} variant(s) × ${callers.length} callers: ${sent} requests; ` +
           `answers ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')}; ` +
           `${logs.raw.length} lines scanned (levels ${[...new Set(logs.lines.map((line) => line.level))].sort().join(', ')}), ` +
-          `${secrets.size} tokens and cookies looked for; leaks: ${found.length}`,
+          `${secrets.size} tokens and cookies looked for; leaks: ${found.length}; kinds of line: ${[...new Set(logs.lines.map((line) => line.msg))].join(' | ')}`,
       );
       expect(found).toEqual([]);
       // The sweep did reach the services: successes, refusals and unknown ids alike.
