@@ -352,7 +352,7 @@ describe('Conducteurs page', () => {
     const dialog = await screen.findByRole('alertdialog', { name: 'Supprimer définitivement Élodie Écuyer ?' });
     await waitFor(() =>
       expect(dialog).toHaveAccessibleDescription(
-        'Cette action est irréversible. 3 sinistres font référence à ce conducteur : ils sont conservés, sans conducteur associé.',
+        'Cette action est irréversible. Ses documents et leurs fichiers, corbeille comprise, sont supprimés avec lui. 3 sinistres font référence à ce conducteur : ils sont conservés, sans conducteur associé.',
       ),
     );
     const count = calls.find((call) => new URL(call.url).pathname === '/api/sinister')!;

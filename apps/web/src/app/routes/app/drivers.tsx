@@ -40,6 +40,8 @@ export default function DriversRoute() {
     texts: TEXTS,
     name: driverName,
     canDelete: canHardDelete(useCurrentUser()),
+    // An erasure (decision 049): the driver's documents go with it.
+    deleteWarning: 'Ses documents et leurs fichiers, corbeille comprise, sont supprimés avec lui.',
     deleteDetails: (driver) => <LinkedSinisters driver={driver.uuid} />,
     preload: () => preloadAll(DriverForm, DriverDetailsDialog),
   });
