@@ -52,6 +52,7 @@ import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandlers } from './plugins/error-handler.js';
 import { healthRoutes, type ReadinessCheck } from './plugins/health.js';
 import { loggerOptions, registerRequestLog, requestIdGenerator } from './plugins/request-log.js';
+import { registerRouteAccess } from './plugins/route-access.js';
 import { registerSecurityHeaders, securityHeadersFor } from './plugins/security-headers.js';
 import { registerSwagger } from './plugins/swagger.js';
 import { registerWeb } from './plugins/web.js';
@@ -144,6 +145,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     clientErrorHandler: clientErrorHandler(headersFor),
   }).withTypeProvider<ZodTypeProvider>();
 
+  // Before any route: every route under /api declares its roles and scope (decision 048).
+  registerRouteAccess(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler((route) => serializeSharedPagesOnce(serializerCompiler(route as Parameters<typeof serializerCompiler>[0])));
   app.decorate('db', database.db);

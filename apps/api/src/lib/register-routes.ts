@@ -8,6 +8,10 @@ import type { AuthContext } from './auth-context.js';
 import { type ExportedFile, sendExportedFile } from './register-export.js';
 import { wantsFresh } from './page-cache.js';
 import { errorResponses } from './route-schemas.js';
+import { ADMINS, EVERY_ROLE, type RouteAccess } from '../plugins/route-access.js';
+
+/** A register's calls work on the caller's current organization, for every member (its hard deletion: its administrators). */
+const MEMBERS: RouteAccess = { roles: EVERY_ROLE, scope: 'organization' };
 
 /** The instance a module's routes plugin receives. */
 type App = Parameters<FastifyPluginAsyncZod>[0];
@@ -40,6 +44,7 @@ export function listRoute<Q extends Schema, P extends Schema>(app: App, path: st
   typed.get(
     path,
     {
+      config: { access: MEMBERS },
       schema: {
         tags: route.tags,
         summary: route.summary,
@@ -144,6 +149,7 @@ export function registerRoutes<
     typed.get(
       `${path}/export`,
       {
+        config: { access: MEMBERS },
         schema: {
           tags,
           summary: routes.export.summary,
@@ -159,23 +165,24 @@ export function registerRoutes<
   const byId = routes.getOne.param === 'id';
   typed.get(
     `${path}/:${byId ? 'id' : 'uuid'}`,
-    { schema: schema(routes.getOne, [400, 401, 404], { params: byId ? IdParamsSchema : UuidParamsSchema, response: { 200: item } }) },
+    { config: { access: MEMBERS }, schema: schema(routes.getOne, [400, 401, 404], { params: byId ? IdParamsSchema : UuidParamsSchema, response: { 200: item } }) },
     (request) => service.getOne(db(), request.ctx, byId ? (request.params as { id: string }).id : uuidOf(request)),
   );
 
-  typed.post(path, { schema: schema(routes.create, [400, 401], { body: routes.create.body, response: { 201: item } }) }, async (request, reply) =>
+  typed.post(path, { config: { access: MEMBERS }, schema: schema(routes.create, [400, 401], { body: routes.create.body, response: { 201: item } }) }, async (request, reply) =>
     reply.status(201).send(await service.create(db(), request.ctx, request.body as z.output<C>, originOf(request))),
   );
 
   typed.patch(
     `${path}/:uuid`,
-    { schema: schema(routes.update, [400, 401, 404], { params: UuidParamsSchema, body: routes.update.body, response: { 200: item } }) },
+    { config: { access: MEMBERS }, schema: schema(routes.update, [400, 401, 404], { params: UuidParamsSchema, body: routes.update.body, response: { 200: item } }) },
     (request) => service.update(db(), request.ctx, uuidOf(request), request.body as z.output<U>, originOf(request)),
   );
 
   typed.delete(
     `${path}/:uuid`,
     {
+      config: { access: MEMBERS },
       schema: schema(routes.archive, [400, 401, 404], {
         params: UuidParamsSchema,
         ...(routes.archive.querystring ? { querystring: routes.archive.querystring } : {}),
@@ -187,7 +194,7 @@ export function registerRoutes<
 
   typed.delete(
     `${path}/:uuid/hard`,
-    { schema: schema(routes.hardDelete, [400, 401, 403, 404], { params: UuidParamsSchema, response: { 204: z.null() } }) },
+    { config: { access: { roles: ADMINS, scope: 'organization' } }, schema: schema(routes.hardDelete, [400, 401, 403, 404], { params: UuidParamsSchema, response: { 204: z.null() } }) },
     async (request, reply) => {
       await service.hardDelete(db(), request.ctx, uuidOf(request));
       return reply.status(204).send(null);
@@ -196,7 +203,7 @@ export function registerRoutes<
 
   typed.post(
     `${path}/restore/:uuid`,
-    { schema: schema(routes.restore, [400, 401, 404], { params: UuidParamsSchema, response: { 200: item } }) },
+    { config: { access: MEMBERS }, schema: schema(routes.restore, [400, 401, 404], { params: UuidParamsSchema, response: { 200: item } }) },
     (request) => service.restore(db(), request.ctx, uuidOf(request)),
   );
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { PUBLIC_ACCESS } from './route-access.js';
 import { ServiceUnavailableError } from '../errors.js';
 
 /**
@@ -51,9 +52,9 @@ export const healthRoutes: FastifyPluginAsync<{ checks: readonly ReadinessCheck[
     return running;
   };
 
-  app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
+  app.get('/health', { config: { access: PUBLIC_ACCESS }, schema: { hide: true } }, () => ({ status: 'ok' }));
 
-  app.get('/ready', { schema: { hide: true } }, async (request) => {
+  app.get('/ready', { config: { access: PUBLIC_ACCESS }, schema: { hide: true } }, async (request) => {
     const results = await runAll();
     const failing = results.filter((result) => result.problem !== null);
     if (failing.length > 0) {

@@ -17,6 +17,7 @@ import { errorResponses } from '../../lib/route-schemas.js';
 import { type alertJobs, queueEvaluation } from './alerts.jobs.js';
 import { requireFeature } from '../billing/feature-gate.js';
 import * as service from './alerts.service.js';
+import { BROKERS, EVERY_ROLE } from '../../plugins/route-access.js';
 
 export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Alertes prévention'];
@@ -26,6 +27,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       preHandler: alertsFeature,
       schema: {
         tags,
@@ -40,6 +42,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert/unread-count',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       preHandler: alertsFeature,
       schema: { tags, summary: "Nombre d'alertes en cours non lues par l'utilisateur (badge du menu)", response: { 200: UnreadAlertsSchema, ...errorResponses(401, 403) } },
     },
@@ -49,6 +52,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/alert/read-all',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       preHandler: alertsFeature,
       schema: { tags, summary: "Marque toutes les alertes de l'organisation comme lues", response: { 200: UnreadAlertsSchema, ...errorResponses(401, 403) } },
     },
@@ -58,6 +62,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/alert/:uuid/read',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       preHandler: alertsFeature,
       schema: {
         tags,
@@ -75,6 +80,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/environment/:uuid/alert',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: "Alertes rédigées pour les organisations de l'environnement (ses superadmins)",
@@ -88,6 +94,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/environment/:uuid/alert',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: "Rédige une alerte de prévention pour des organisations de l'environnement, publiée maintenant ou à une date",
@@ -102,6 +109,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/environment/:uuid/alert/:alertUuid',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: 'Une alerte rédigée et qui, dans chaque organisation, l’a lue',
@@ -115,6 +123,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/environment/:uuid/alert/:alertUuid',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: 'Retire une alerte rédigée (de toutes les organisations)',
@@ -131,6 +140,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/environment/:uuid/alert-digest',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: 'Le récapitulatif quotidien des alertes automatiques des clients : reçu ou non (le superadmin appelant)',
@@ -144,6 +154,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/environment/:uuid/alert-digest',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: 'Active ou désactive le récapitulatif quotidien des alertes pour le superadmin appelant',

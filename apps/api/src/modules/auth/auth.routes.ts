@@ -24,6 +24,7 @@ import type { RecoveryService } from './recovery.service.js';
 import { COOKIE_PATH, REFRESH_COOKIE, sessionHttp } from './session-http.js';
 import { totpRoutes } from './totp.routes.js';
 import type { TotpService } from './totp.service.js';
+import { EVERY_ROLE, PUBLIC_ACCESS } from '../../plugins/route-access.js';
 
 export { REFRESH_COOKIE } from './session-http.js';
 /** A browser remembered for two-factor sign-in (decision 035). */
@@ -39,6 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/auth/login',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Connexion par e-mail et mot de passe',
@@ -63,6 +65,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/auth/login/totp/setup',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Connexion, défi « setup » : la clé TOTP à scanner (QR code SVG et texte)',
@@ -80,6 +83,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/auth/login/totp',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Connexion, seconde étape : le défi et un code (ou un code de secours) donnent la session',
@@ -104,6 +108,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/auth/refresh-token',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: "Nouveau jeton d'accès depuis le cookie de session (rotation)",
@@ -127,6 +132,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/auth/logout',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Déconnexion : révoque la session et efface le cookie',
@@ -146,6 +152,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/auth/recover',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Mot de passe oublié : envoie un lien valable 1 heure à l’adresse, si elle a un compte (même réponse sinon)',
@@ -165,6 +172,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/auth/recover/check',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Vérifie qu’un lien de réinitialisation est encore valable (adresse masquée, échéance)',
@@ -182,6 +190,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/auth/recover/password',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Choisit un nouveau mot de passe avec le lien reçu : le lien ne sert qu’une fois, toutes les sessions du compte prennent fin',
@@ -203,6 +212,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     protectedScope.get(
       '/auth/me',
       {
+        config: { access: { roles: EVERY_ROLE, scope: 'self' } },
         schema: {
           tags,
           summary: "L'utilisateur connecté",
@@ -214,6 +224,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     protectedScope.withTypeProvider<ZodTypeProvider>().post(
       '/auth/password',
       {
+        config: { access: { roles: EVERY_ROLE, scope: 'self' } },
         schema: {
           tags,
           summary: 'Change son mot de passe : toutes ses sessions prennent fin, celle-ci est remplacée par une nouvelle',

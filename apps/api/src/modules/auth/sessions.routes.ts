@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { errorResponses } from '../../lib/route-schemas.js';
 import { COOKIE_PATH, REFRESH_COOKIE } from './session-http.js';
 import * as sessions from './sessions.service.js';
+import { EVERY_ROLE } from '../../plugins/route-access.js';
 
 export type SessionsRoutesOptions = { /** Sessions ended: the cached contexts of this process must go. */ onSessionsEnded: () => void };
 
@@ -14,6 +15,7 @@ export const sessionsRoutes: FastifyPluginAsyncZod<SessionsRoutesOptions> = asyn
   app.get(
     '/auth/sessions',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Ses sessions ouvertes : appareil, ouverture, dernière utilisation, celle de cet appareil',
@@ -26,6 +28,7 @@ export const sessionsRoutes: FastifyPluginAsyncZod<SessionsRoutesOptions> = asyn
   app.delete(
     '/auth/sessions/:uuid',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Termine une de ses sessions (l’appareil concerné devra se reconnecter)',
@@ -44,6 +47,7 @@ export const sessionsRoutes: FastifyPluginAsyncZod<SessionsRoutesOptions> = asyn
   app.delete(
     '/auth/sessions',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Se déconnecter partout : termine toutes ses sessions, celle-ci comprise',

@@ -11,6 +11,7 @@ import { mailBaseUrl } from '../../platform/mail/outbox.js';
 import type { AuthService } from './auth.service.js';
 import { sessionHttp } from './session-http.js';
 import type { SignupService } from './signup.service.js';
+import { PUBLIC_ACCESS } from '../../plugins/route-access.js';
 
 export type SignupRoutesOptions = { signup: SignupService; auth: AuthService; publicUrl: string | undefined };
 
@@ -23,6 +24,7 @@ export const signupRoutes: FastifyPluginAsyncZod<SignupRoutesOptions> = async (a
   app.post(
     '/auth/signup',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Crée un compte, à confirmer par le lien envoyé à l’adresse (valable 24 heures) ; même réponse si l’adresse a déjà un compte',
@@ -41,6 +43,7 @@ export const signupRoutes: FastifyPluginAsyncZod<SignupRoutesOptions> = async (a
   app.post(
     '/auth/signup/resend',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Renvoie un lien de confirmation à un compte pas encore confirmé (même réponse pour toute adresse)',
@@ -59,6 +62,7 @@ export const signupRoutes: FastifyPluginAsyncZod<SignupRoutesOptions> = async (a
   app.post(
     '/auth/signup/confirm',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Confirme l’adresse avec le lien reçu (une seule fois) et ouvre une session, comme la connexion',

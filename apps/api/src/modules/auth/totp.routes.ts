@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { errorResponses } from '../../lib/route-schemas.js';
 import type { AuthService } from './auth.service.js';
 import type { TotpService } from './totp.service.js';
+import { EVERY_ROLE } from '../../plugins/route-access.js';
 
 /** The account page's two-factor sign-in (decision 035): the caller's own, nobody else's. */
 export const totpRoutes: FastifyPluginAsyncZod<{ auth: AuthService; totp: TotpService }> = async (app, { auth, totp }) => {
@@ -12,6 +13,7 @@ export const totpRoutes: FastifyPluginAsyncZod<{ auth: AuthService; totp: TotpSe
   app.get(
     '/auth/totp',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Double authentification du compte : activée ou non, codes de secours restants, exigée par l’espace',
@@ -24,6 +26,7 @@ export const totpRoutes: FastifyPluginAsyncZod<{ auth: AuthService; totp: TotpSe
   app.post(
     '/auth/totp/setup',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Commence l’activation : une nouvelle clé à scanner (QR code SVG et texte), en attente du premier code',
@@ -36,6 +39,7 @@ export const totpRoutes: FastifyPluginAsyncZod<{ auth: AuthService; totp: TotpSe
   app.post(
     '/auth/totp/enable',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Termine l’activation avec un code de l’application : donne les dix codes de secours, une seule fois',
@@ -49,6 +53,7 @@ export const totpRoutes: FastifyPluginAsyncZod<{ auth: AuthService; totp: TotpSe
   app.post(
     '/auth/totp/recovery-codes',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Nouveaux codes de secours (avec un code de l’application) : les anciens ne servent plus',
@@ -62,6 +67,7 @@ export const totpRoutes: FastifyPluginAsyncZod<{ auth: AuthService; totp: TotpSe
   app.post(
     '/auth/totp/disable',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Désactive la double authentification (mot de passe actuel et un code, ou un code de secours)',

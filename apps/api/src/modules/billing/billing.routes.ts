@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './billing.service.js';
+import { EVERY_ROLE, PUBLIC_ACCESS } from '../../plugins/route-access.js';
 
 const tags = ['Facturation'];
 
@@ -24,19 +25,20 @@ export const billingRoutes: FastifyPluginAsyncZod<{ publicUrl: string | undefine
 
   app.get(
     '/stripe/plans',
-    { schema: { tags, summary: 'Les offres, prix HT par véhicule et par mois', response: { 200: PlanListSchema, ...errorResponses(401) } } },
+    { config: { access: { roles: EVERY_ROLE, scope: 'platform' } }, schema: { tags, summary: 'Les offres, prix HT par véhicule et par mois', response: { 200: PlanListSchema, ...errorResponses(401) } } },
     () => service.listPlans(app.db),
   );
 
   app.get(
     '/stripe/product/:id',
-    { schema: { tags, summary: 'Une offre par son identifiant', params: PlanIdParamsSchema, response: { 200: PlanSchema, ...errorResponses(400, 401, 404) } } },
+    { config: { access: { roles: EVERY_ROLE, scope: 'platform' } }, schema: { tags, summary: 'Une offre par son identifiant', params: PlanIdParamsSchema, response: { 200: PlanSchema, ...errorResponses(400, 401, 404) } } },
     (request) => service.getPlan(app.db, request.params.id),
   );
 
   app.get(
     '/stripe/current-plan',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: "L'offre de l'organisation courante : la sienne, celle de son espace, ou aucune ; les fonctionnalités qu'elle ouvre",
@@ -49,6 +51,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ publicUrl: string | undefine
   app.get(
     '/stripe/environment/current-plan',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: "L'espace qui facture l'organisation courante, ou null si elle paie elle-même",
@@ -61,6 +64,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ publicUrl: string | undefine
   app.post(
     '/stripe/checkout',
     {
+      config: { access: { roles: ['ADMIN'], scope: 'organization' } },
       schema: {
         tags,
         summary: "Commence le paiement d'une offre (administrateur d'une organisation hors espace) : page Stripe ou page de paiement intégrée",
@@ -74,6 +78,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ publicUrl: string | undefine
   app.get(
     '/stripe/checkout/:sessionId',
     {
+      config: { access: { roles: ['ADMIN'], scope: 'organization' } },
       schema: {
         tags,
         summary: "Un paiement de l'organisation, tel que le fournisseur le rapporte (page de confirmation)",
@@ -87,6 +92,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ publicUrl: string | undefine
   app.post(
     '/stripe/checkout/:sessionId/pay',
     {
+      config: { access: { roles: ['ADMIN'], scope: 'organization' } },
       schema: {
         tags,
         summary: 'Paie sur la page de paiement intégrée (fournisseur intégré seulement, sans Stripe)',
@@ -100,6 +106,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ publicUrl: string | undefine
   app.get(
     '/stripe/invoices/:uuid/pdf',
     {
+      config: { access: { roles: ['ADMIN'], scope: 'organization' } },
       schema: {
         tags,
         summary: 'Une facture du fournisseur intégré, en PDF (administrateur ; les factures Stripe ont leur propre PDF)',
@@ -118,7 +125,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ publicUrl: string | undefine
 
   app.get(
     '/stripe/invoices',
-    { schema: { tags, summary: "L'historique des paiements : les factures de l'organisation, la plus récente d'abord", response: { 200: InvoiceListSchema, ...errorResponses(401, 403) } } },
+    { config: { access: { roles: ['ADMIN'], scope: 'organization' } }, schema: { tags, summary: "L'historique des paiements : les factures de l'organisation, la plus récente d'abord", response: { 200: InvoiceListSchema, ...errorResponses(401, 403) } } },
     (request) => service.listInvoices(app.db, request.ctx),
   );
 };
@@ -132,6 +139,7 @@ export const billingWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/stripe/webhook',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Événements signés de Stripe (abonnements, factures, paiements), appliqués une seule fois',

@@ -12,6 +12,7 @@ import { errorResponses } from '../../lib/route-schemas.js';
 import { mailBaseUrl } from '../../platform/mail/outbox.js';
 import type { InvitationsService } from '../organizations/invitations.service.js';
 import * as service from './broker.service.js';
+import { BROKERS } from '../../plugins/route-access.js';
 
 /** The broker's console (issue 16, decision 039): superadmins of the environment and ROOT. */
 export type BrokerRoutesOptions = { invitations: InvitationsService; publicUrl: string | undefined };
@@ -22,6 +23,7 @@ export const brokerRoutes: FastifyPluginAsyncZod<BrokerRoutesOptions> = async (a
   app.get(
     '/broker/organization',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary:
@@ -36,6 +38,7 @@ export const brokerRoutes: FastifyPluginAsyncZod<BrokerRoutesOptions> = async (a
   app.get(
     '/broker/organization/export',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: "Exporte le tableau des organisations clientes (CSV ou Excel), recherche et tri compris",
@@ -50,6 +53,7 @@ export const brokerRoutes: FastifyPluginAsyncZod<BrokerRoutesOptions> = async (a
   app.post(
     '/broker/organization',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: "Crée une organisation cliente dans l'environnement, et invite par e-mail son premier administrateur",

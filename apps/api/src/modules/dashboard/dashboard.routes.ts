@@ -20,6 +20,7 @@ import type { Database } from '../../db/client.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './dashboard.service.js';
+import { ADMINS, EVERY_ROLE } from '../../plugins/route-access.js';
 
 const WINDOW_HELP = 'startDate et endDate inclus (par défaut : les six derniers mois) ; isDeclared : true, false ou absent pour tous ; sinistres archivés exclus.';
 
@@ -30,7 +31,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   const windowRoute = <S extends z.ZodType>(path: string, summary: string, response: S, compute: (db: Database, ctx: AuthContext, q: service.WindowQuery) => Promise<z.infer<S>>) =>
     app.get(
       `/dashboard/${path}`,
-      { schema: { tags, summary, description: WINDOW_HELP, querystring: DashboardWindowQuerySchema, response: { 200: response as z.ZodType, ...errorResponses(400, 401, 403) } } },
+      { config: { access: { roles: EVERY_ROLE, scope: 'organization' } }, schema: { tags, summary, description: WINDOW_HELP, querystring: DashboardWindowQuerySchema, response: { 200: response as z.ZodType, ...errorResponses(400, 401, 403) } } },
       async (request) => compute(app.db, request.ctx, request.query),
     );
 
@@ -45,6 +46,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/dashboard/claim-frequency',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Fréquence : sinistres de la période sur son nombre de véhicules (période en cours par défaut)',
@@ -56,22 +58,23 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/dashboard/half-differences',
-    { schema: { tags, summary: 'Demi-différence de chaque période, de la plus récente à la plus ancienne', response: { 200: HalfDifferenceListSchema, ...errorResponses(401, 403) } } },
+    { config: { access: { roles: EVERY_ROLE, scope: 'organization' } }, schema: { tags, summary: 'Demi-différence de chaque période, de la plus récente à la plus ancienne', response: { 200: HalfDifferenceListSchema, ...errorResponses(401, 403) } } },
     async (request) => service.halfDifferences(app.db, request.ctx),
   );
   app.get(
     '/dashboard/current-half-difference',
-    { schema: { tags, summary: 'Demi-différence de la période en cours (parc compté aujourd’hui), ou null', response: { 200: CurrentHalfDifferenceSchema, ...errorResponses(401, 403) } } },
+    { config: { access: { roles: EVERY_ROLE, scope: 'organization' } }, schema: { tags, summary: 'Demi-différence de la période en cours (parc compté aujourd’hui), ou null', response: { 200: CurrentHalfDifferenceSchema, ...errorResponses(401, 403) } } },
     async (request) => service.currentHalfDifference(app.db, request.ctx),
   );
   app.get(
     '/dashboard/config',
-    { schema: { tags, summary: 'Limites du tableau de bord (S/P et fréquence, en %)', response: { 200: DashboardConfigSchema, ...errorResponses(401, 403) } } },
+    { config: { access: { roles: EVERY_ROLE, scope: 'organization' } }, schema: { tags, summary: 'Limites du tableau de bord (S/P et fréquence, en %)', response: { 200: DashboardConfigSchema, ...errorResponses(401, 403) } } },
     async (request) => service.config(app.db, request.ctx),
   );
   app.put(
     '/dashboard/config',
     {
+      config: { access: { roles: ADMINS, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Modifie les limites du tableau de bord (administrateurs)',

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './renewal-report.service.js';
+import { EVERY_ROLE } from '../../plugins/route-access.js';
 
 /** The PDF itself: not serialized (a stream), declared for the OpenAPI document. */
 const PdfSchema = z.string().meta({ format: 'binary' });
@@ -11,6 +12,7 @@ export const renewalReportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/dashboard/renewal-report',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags: ['Tableau de bord'],
         summary: 'Rapport de sinistralité de la fenêtre, en PDF (couverture, indicateurs et limites, graphique mensuel, répartitions, demi-différences, sinistres)',

@@ -29,6 +29,7 @@ import { ENTITY_ROOT_FOLDER, type EntityType } from './attachments.repository.js
 import { requireFeature } from '../billing/feature-gate.js';
 import * as service from './documents.service.js';
 import * as mediaService from './media.service.js';
+import { ADMINS, EVERY_ROLE } from '../../plugins/route-access.js';
 
 export type DocumentRoutesOptions = { limits: service.DocumentLimits };
 
@@ -113,6 +114,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
     app.get(
       `${path}/:uuid/documents`,
       {
+        config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
         schema: {
           tags: [tag],
           summary: `Les documents ${label}, par nom`,
@@ -125,6 +127,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
     app.post(
       `${path}/:uuid/documents`,
       {
+        config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
         bodyLimit: uploadBodyLimit,
         schema: {
           tags: [tag],
@@ -140,6 +143,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
     app.delete(
       `${path}/:uuid/documents/:documentUuid`,
       {
+        config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
         schema: {
           tags: [tag],
           summary: `Retire un document ${label} : il va à la corbeille de la GED (30 jours)`,
@@ -157,6 +161,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.post(
     '/document/folder',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       preHandler: ged,
       schema: {
         tags,
@@ -171,6 +176,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.get(
     '/document/ged/paginated',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       preHandler: ged,
       schema: {
         tags,
@@ -185,6 +191,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.get(
     '/document/expiring',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       preHandler: ged,
       schema: {
         tags,
@@ -199,6 +206,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.get(
     '/document/media',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'La médiathèque : tous les fichiers (ni dossiers ni corbeille), les plus récents d’abord ; filtres kind (image, pdf, other), entity (driver, vehicule, sinister, none) et search (noms, sans accents ni casse)',
@@ -213,6 +221,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.get(
     '/document/ancestors/:parent',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       preHandler: ged,
       schema: {
         tags,
@@ -227,6 +236,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.post(
     '/document/upload',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       // Streamed to the storage file by file: the body limit only bounds one request's files.
       bodyLimit: uploadBodyLimit,
       schema: {
@@ -245,6 +255,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.patch(
     '/document/:uuid',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Renomme (name), déplace (parent : un dossier, null pour la racine ; jamais dans son propre sous-dossier) ou date l’expiration (expiresOn) d’un document',
@@ -259,6 +270,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.delete(
     '/document/:uuid',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Met un document à la corbeille (30 jours) ; un dossier non vide seulement avec recursive=true, avec tout son contenu',
@@ -276,6 +288,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.get(
     '/document/trash',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'La corbeille : les documents supprimés (avec leur contenu pour un dossier), les plus récents d’abord ; purgés après 30 jours',
@@ -289,6 +302,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.post(
     '/document/:uuid/restore',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Restaure un document de la corbeille avec son contenu, dans son dossier s’il existe encore (sinon à la racine)',
@@ -302,6 +316,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.delete(
     '/document/:uuid/permanent',
     {
+      config: { access: { roles: ADMINS, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Supprime définitivement un document de la corbeille et son contenu (administrateurs)',
@@ -334,6 +349,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.get(
     '/document/:uuid/download',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Télécharge un fichier, en pièce jointe sous son nom (en-tête Range : une plage d’octets, réponse 206)',
@@ -354,6 +370,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.get(
     '/document/:uuid/preview',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Affiche une image (JPEG, PNG, WebP) ou un PDF dans le navigateur',
@@ -374,6 +391,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.get(
     '/document/:uuid/thumbnail',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: `La miniature d’une image (JPEG, PNG, WebP, HEIC lisible) : un WebP de ${THUMBNAIL_SIZE} px au plus de côté, faite à la première demande puis gardée`,

@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { errorResponses } from '../../lib/route-schemas.js';
 import { mailBaseUrl } from '../../platform/mail/outbox.js';
 import * as service from './environments.service.js';
+import { BROKERS, EVERY_ROLE, OPERATOR } from '../../plugins/route-access.js';
 
 export type EnvironmentsRoutesOptions = {
   publicUrl: string | undefined;
@@ -34,6 +35,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.get(
     '/root/spaces',
     {
+      config: { access: { roles: OPERATOR, scope: 'platform' } },
       schema: {
         tags,
         summary: 'Les espaces, leurs superadmins, le palier en vigueur et leur usage (ROOT ; 404 pour les autres)',
@@ -47,6 +49,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.get(
     '/environment/:uuid/tier',
     {
+      config: { access: { roles: OPERATOR, scope: 'platform' } },
       schema: {
         tags,
         summary: "Les paliers de l'espace, triés par date de début, et celui en vigueur (ROOT ; 404 pour les autres)",
@@ -60,6 +63,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.post(
     '/environment/:uuid/tier',
     {
+      config: { access: { roles: OPERATOR, scope: 'platform' } },
       schema: {
         tags,
         summary: "Ajoute un palier à l'espace : à partir de sa date de début (minuit, heure de Paris), prix par véhicule et par mois (ROOT)",
@@ -74,6 +78,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.patch(
     '/environment/:uuid/tier/:tierUuid',
     {
+      config: { access: { roles: OPERATOR, scope: 'platform' } },
       schema: {
         tags,
         summary: 'Modifie un palier (ROOT)',
@@ -88,6 +93,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.delete(
     '/environment/:uuid/tier/:tierUuid',
     {
+      config: { access: { roles: OPERATOR, scope: 'platform' } },
       schema: { tags, summary: 'Supprime un palier (ROOT)', params: TierParamsSchema, response: { 204: z.null(), ...errorResponses(400, 401, 404) } },
     },
     async (request, reply) => {
@@ -99,6 +105,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.get(
     '/environment',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'environment' } },
       schema: {
         tags,
         summary: 'Espaces gérés (tous pour ROOT)',
@@ -112,6 +119,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.get(
     '/environment/current',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'environment' } },
       schema: {
         tags,
         summary: "L'environnement de l'utilisateur (son rattachement, sinon celui de son organisation)",
@@ -124,6 +132,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.get(
     '/environment/:uuid',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: { tags, summary: 'Un espace géré', params: UuidParamsSchema, response: { 200: EnvironmentSchema, ...errorResponses(400, 401, 404) } },
     },
     (request) => service.getOne(app.db, request.ctx, request.params.uuid),
@@ -132,6 +141,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.post(
     '/environment',
     {
+      config: { access: { roles: OPERATOR, scope: 'platform' } },
       schema: {
         tags,
         summary: 'Crée un espace (ROOT), avec son premier superadmin invité par e-mail',
@@ -149,6 +159,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.patch(
     '/environment/:uuid',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: 'Modifie un espace (son superadmin, ROOT)',
@@ -163,6 +174,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.post(
     '/environment-user/:uuid/join',
     {
+      config: { access: { roles: OPERATOR, scope: 'platform' } },
       schema: {
         tags,
         summary: "ROOT rejoint l'espace {uuid} et y travaille",
@@ -176,6 +188,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.post(
     '/environment-user/:uuid/quit',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: "Quitte l'espace {uuid}",
@@ -192,6 +205,7 @@ export const environmentsRoutes: FastifyPluginAsyncZod<EnvironmentsRoutesOptions
   app.get(
     '/environment-user/:environmentUuid/superadmin',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'environment' } },
       schema: {
         tags,
         summary: "Le superadmin de l'environnement (aide et support), ou null",

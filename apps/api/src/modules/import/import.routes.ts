@@ -22,6 +22,7 @@ import type { JobKind } from '../../platform/jobs/define-job.js';
 import type { FleetNotifier } from '../insurance-intermediary/insurance-intermediary.service.js';
 import * as service from './import.service.js';
 import { IMPORT_LIMITS, MESSAGES } from './spreadsheet.js';
+import { EVERY_ROLE } from '../../plugins/route-access.js';
 
 export type ImportRoutesOptions = { publicUrl: string | undefined; commitJob: JobKind<{ organizationUuid: string; importId: string; userUuid: string; input: service.CommitInput }> };
 
@@ -56,6 +57,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
   app.post(
     '/import/:entity/preview',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       // The file is read whole: the route's body limit is the file's (20 MB) plus the multipart envelope.
       bodyLimit: IMPORT_LIMITS.maxBytes + 64 * 1024,
       schema: {
@@ -74,6 +76,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
   app.post(
     '/import/:importId/validate',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Vérifie chaque ligne avec la correspondance donnée : lignes valides et invalides, erreurs par ligne et par champ (mode compare : nouveaux, absents, modifiés)',
@@ -88,6 +91,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
   app.get(
     '/import/:importId/errors',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Toutes les erreurs de la dernière vérification, en CSV (UTF-8 avec BOM, « ; ») : ligne comme dans Excel, colonne, message',
@@ -101,6 +105,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
   app.post(
     '/import/:importId/commit',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Applique toutes les lignes valides en une transaction (au-delà de 5 000 lignes, en tâche de fond : 202, suivre GET /import/{importId})',
@@ -120,6 +125,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
   app.post(
     '/import/:importId/revert',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: "Annule un import dans les 24 h : supprime ce qu'il a créé, remet ce qu'il a modifié ou sorti, sauf les lignes modifiées depuis",
@@ -132,13 +138,14 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
 
   app.get(
     '/import',
-    { schema: { tags, summary: "Historique des imports de l'organisation (les 100 derniers)", response: { 200: ImportListSchema, ...errorResponses(401, 403) } } },
+    { config: { access: { roles: EVERY_ROLE, scope: 'organization' } }, schema: { tags, summary: "Historique des imports de l'organisation (les 100 derniers)", response: { 200: ImportListSchema, ...errorResponses(401, 403) } } },
     (request) => service.list(app.db, request.ctx),
   );
 
   app.get(
     '/import/:importId',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: "Où en est un import : statut, pourcentage, comptes",

@@ -2,6 +2,7 @@ import { InsuranceContractListSchema, InsuranceContractSchema, SaveInsuranceCont
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './insurance-contract.service.js';
+import { ADMINS, EVERY_ROLE } from '../../plugins/route-access.js';
 
 export const insuranceContractRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Contrat'];
@@ -9,6 +10,7 @@ export const insuranceContractRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/contract',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: "Contrat d'assurance de la flotte : toutes ses versions, la plus récente (en vigueur) d'abord",
@@ -21,6 +23,7 @@ export const insuranceContractRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/contract/create-or-update',
     {
+      config: { access: { roles: ADMINS, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Enregistre le contrat (une nouvelle version, l’historique est gardé ; administrateurs)',

@@ -7,6 +7,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './insurance-intermediary.service.js';
+import { ADMINS, EVERY_ROLE } from '../../plugins/route-access.js';
 
 export const insuranceIntermediaryRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["Intermédiaire d'assurance"];
@@ -14,6 +15,7 @@ export const insuranceIntermediaryRoutes: FastifyPluginAsyncZod = async (app) =>
   app.get(
     '/insurance-intermediary',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: "Intermédiaires d'assurance de l'organisation, le plus récent d'abord (historique)",
@@ -26,6 +28,7 @@ export const insuranceIntermediaryRoutes: FastifyPluginAsyncZod = async (app) =>
   app.get(
     '/insurance-intermediary/current',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: "L'intermédiaire en fonction (le dernier dont la date de début est passée), ou null",
@@ -38,6 +41,7 @@ export const insuranceIntermediaryRoutes: FastifyPluginAsyncZod = async (app) =>
   app.post(
     '/insurance-intermediary',
     {
+      config: { access: { roles: ADMINS, scope: 'organization' } },
       schema: {
         tags,
         summary: "Nouvel intermédiaire d'assurance (à partir d'aujourd'hui midi par défaut ; administrateurs)",

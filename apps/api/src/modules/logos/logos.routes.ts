@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/route-schemas.js';
 import { ImageVersionParamsSchema, imageMultipartLimits, readUploadedImage, sendImage, WEBP_RESPONSE } from '../../platform/images/image-routes.js';
 import * as logos from './logos.service.js';
+import { BROKERS, EVERY_ROLE, PUBLIC_ACCESS } from '../../plugins/route-access.js';
 
 // Logos of organizations and environments (decision 042): upload and removal behind sign-in, the
 // image itself without (an <img> sends no bearer token; the URL's random version is the key).
@@ -18,6 +19,7 @@ export const logosRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/organization/:uuid/logo',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       bodyLimit: LOGO_MAX_BYTES + 64 * 1024,
       schema: {
         tags: ['Organisations'],
@@ -34,6 +36,7 @@ export const logosRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/organization/:uuid/logo',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags: ['Organisations'],
         summary: 'Retire le logo de l’organisation',
@@ -47,6 +50,7 @@ export const logosRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/environment/:uuid/logo',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       bodyLimit: LOGO_MAX_BYTES + 64 * 1024,
       schema: {
         tags: ['Environnements'],
@@ -63,6 +67,7 @@ export const logosRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/environment/:uuid/logo',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags: ['Environnements'],
         summary: 'Retire le logo de l’environnement',
@@ -80,6 +85,7 @@ export const logoFileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/organization/:uuid/logo/:version',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags: ['Organisations'],
         summary: `Le logo d’une organisation (${box}), à l’adresse que donne l’organisation`,
@@ -93,6 +99,7 @@ export const logoFileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/environment/:uuid/logo/:version',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags: ['Environnements'],
         summary: `Le logo d’un environnement (${box}), à l’adresse que donne l’environnement`,

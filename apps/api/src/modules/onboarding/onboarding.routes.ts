@@ -2,6 +2,7 @@ import { OnboardingCompanyBodySchema, OnboardingStateSchema, OnboardingStepBodyS
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './onboarding.service.js';
+import { EVERY_ROLE } from '../../plugins/route-access.js';
 
 export type OnboardingRoutesOptions = { onContextChanged: () => void };
 
@@ -12,6 +13,7 @@ export const onboardingRoutes: FastifyPluginAsyncZod<OnboardingRoutesOptions> = 
   app.get(
     '/onboarding',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Où en est l’accueil de l’utilisateur (« done » : rien à faire) et l’organisation créée en chemin',
@@ -24,6 +26,7 @@ export const onboardingRoutes: FastifyPluginAsyncZod<OnboardingRoutesOptions> = 
   app.put(
     '/onboarding/step',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Retient l’étape atteinte (une reconnexion y reprend) ; « done » termine l’accueil',
@@ -37,6 +40,7 @@ export const onboardingRoutes: FastifyPluginAsyncZod<OnboardingRoutesOptions> = 
   app.post(
     '/onboarding/company',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Crée l’organisation d’un utilisateur qui n’en a pas (SIREN ou SIRET vérifié) : il en devient administrateur',

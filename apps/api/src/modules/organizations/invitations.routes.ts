@@ -17,6 +17,7 @@ import { mailBaseUrl } from '../../platform/mail/outbox.js';
 import { sessionHttp } from '../auth/session-http.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { InvitationsService } from './invitations.service.js';
+import { ADMINS, EVERY_ROLE, PUBLIC_ACCESS } from '../../plugins/route-access.js';
 
 export type InvitationsRoutesOptions = { invitations: InvitationsService; auth: AuthService; publicUrl: string | undefined };
 
@@ -34,6 +35,7 @@ export const invitationsRoutes: FastifyPluginAsyncZod<InvitationsRoutesOptions> 
   app.post(
     '/invitation/check',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: "Ce que montre le lien d'invitation : organisation, auteur, adresse invitée, compte existant ou non",
@@ -52,6 +54,7 @@ export const invitationsRoutes: FastifyPluginAsyncZod<InvitationsRoutesOptions> 
   app.post(
     '/invitation/accept',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: "Accepte une invitation en créant son compte (adresse de l'invitation, déjà confirmée) et ouvre la session",
@@ -77,6 +80,7 @@ export const invitationsRoutes: FastifyPluginAsyncZod<InvitationsRoutesOptions> 
     api.post(
       '/invitation/join',
       {
+        config: { access: { roles: EVERY_ROLE, scope: 'self' } },
         schema: {
           tags,
           summary: "Accepte une invitation avec son compte : l'adresse du compte doit être celle de l'invitation ; l'organisation devient la courante",
@@ -90,6 +94,7 @@ export const invitationsRoutes: FastifyPluginAsyncZod<InvitationsRoutesOptions> 
     api.get(
       '/organization-invitation',
       {
+        config: { access: { roles: ADMINS, scope: 'organization' } },
         schema: {
           tags,
           summary: "Invitations en attente de l'organisation courante (administrateur)",
@@ -103,6 +108,7 @@ export const invitationsRoutes: FastifyPluginAsyncZod<InvitationsRoutesOptions> 
     api.post(
       '/organization-invitation',
       {
+        config: { access: { roles: ADMINS, scope: 'organization' } },
         schema: {
           tags,
           summary: "Invite une adresse e-mail dans l'organisation courante, avec un rôle (administrateur) : un lien valable 7 jours lui est envoyé",
@@ -117,6 +123,7 @@ export const invitationsRoutes: FastifyPluginAsyncZod<InvitationsRoutesOptions> 
     api.post(
       '/organization-invitation/:uuid/resend',
       {
+        config: { access: { roles: ADMINS, scope: 'organization' } },
         schema: {
           tags,
           summary: "Renvoie une invitation : nouveau lien valable 7 jours, l'ancien ne sert plus (administrateur)",
@@ -130,6 +137,7 @@ export const invitationsRoutes: FastifyPluginAsyncZod<InvitationsRoutesOptions> 
     api.delete(
       '/organization-invitation/:uuid',
       {
+        config: { access: { roles: ADMINS, scope: 'organization' } },
         schema: {
           tags,
           summary: 'Annule une invitation en attente : son lien ne sert plus (administrateur)',

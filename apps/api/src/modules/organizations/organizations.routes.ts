@@ -15,6 +15,7 @@ import { mailBaseUrl } from '../../platform/mail/outbox.js';
 import type { MailService } from '../../platform/platform-jobs.js';
 import { resetMemberTwoFactor } from './member-two-factor.js';
 import * as service from './organizations.service.js';
+import { BROKERS, EVERY_ROLE } from '../../plugins/route-access.js';
 
 export type OrganizationsRoutesOptions = { publicUrl: string | undefined; mail: () => MailService; onSessionsEnded: () => void };
 
@@ -22,6 +23,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<OrganizationsRoutesOptio
   app.get(
     '/organization',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags: ['Organisations'],
         summary: "Organisations visibles : les siennes ; celles de l'environnement pour un superadmin ; toutes pour ROOT",
@@ -35,6 +37,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<OrganizationsRoutesOptio
   app.get(
     '/organization/environment',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags: ['Organisations'],
         summary: "Organisations des environnements que l'utilisateur gère (superadmin, ROOT)",
@@ -48,6 +51,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<OrganizationsRoutesOptio
   app.get(
     '/organization-user',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags: ['Organisations'],
         summary: "Liens organisation-utilisateur : ceux de l'utilisateur, ou les membres d'une organisation",
@@ -61,6 +65,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<OrganizationsRoutesOptio
   app.post(
     '/organization-user',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags: ['Organisations'],
         summary: "Rattache un compte existant à une organisation (superadmin de l'environnement, ROOT ; un administrateur invite)",
@@ -74,6 +79,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<OrganizationsRoutesOptio
   app.delete(
     '/organization-user/:id',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags: ['Organisations'],
         summary: "Retire un utilisateur d'une organisation",
@@ -91,6 +97,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<OrganizationsRoutesOptio
   app.patch(
     '/organization-user/:id',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags: ['Organisations'],
         summary: "Change le rôle d'un membre dans son organisation : administrateur ou utilisateur (administrateur de l'organisation, superadmin de l'environnement, ROOT)",
@@ -106,6 +113,7 @@ export const organizationsRoutes: FastifyPluginAsyncZod<OrganizationsRoutesOptio
   app.delete(
     '/organization-user/:id/two-factor',
     {
+      config: { access: { roles: BROKERS, scope: 'organization' } },
       schema: {
         tags: ['Organisations'],
         summary: 'Désactive la double authentification d’un membre qui a perdu son application et ses codes de secours (superadmin de l’environnement, ROOT)',

@@ -2,11 +2,13 @@ import { CreateReportBodySchema, ReportSchema } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './reports.service.js';
+import { EVERY_ROLE } from '../../plugins/route-access.js';
 
 export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/report',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags: ['Support'],
         summary: "Signale un bug ou propose une suggestion (aide et support)",

@@ -19,19 +19,21 @@ import { contentDisposition } from '../../lib/spreadsheet-export.js';
 import { claimPack } from './claim-pack.js';
 import * as guaranteesService from './guarantees.service.js';
 import * as service from './sinisters.service.js';
+import { EVERY_ROLE, OPERATOR } from '../../plugins/route-access.js';
 
 export const sinistersRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Sinistres'];
 
   app.get(
     '/guarantees',
-    { schema: { tags, summary: 'Garanties, dans l’ordre de la liste de référence', response: { 200: GuaranteeListSchema, ...errorResponses(400, 401, 403) } } },
+    { config: { access: { roles: EVERY_ROLE, scope: 'platform' } }, schema: { tags, summary: 'Garanties, dans l’ordre de la liste de référence', response: { 200: GuaranteeListSchema, ...errorResponses(400, 401, 403) } } },
     (request) => service.listGuarantees(app.db, request.ctx),
   );
 
   app.post(
     '/guarantees',
     {
+      config: { access: { roles: OPERATOR, scope: 'platform' } },
       schema: { tags, summary: 'Ajoute une garantie en fin de liste (ROOT)', body: GuaranteeBodySchema, response: { 201: GuaranteeSchema, ...errorResponses(400, 401, 403, 409) } },
     },
     async (request, reply) => reply.status(201).send(await guaranteesService.create(app.db, request.ctx, request.body)),
@@ -40,6 +42,7 @@ export const sinistersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/guarantees/:uuid',
     {
+      config: { access: { roles: OPERATOR, scope: 'platform' } },
       schema: {
         tags,
         summary: 'Renomme une garantie (ROOT) : toutes les listes de sinistres affichent aussitôt le nouveau libellé',
@@ -54,6 +57,7 @@ export const sinistersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/sinister/:uuid/pack',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Le dossier du sinistre pour l’assureur : un ZIP avec son résumé en PDF et toutes ses pièces jointes',

@@ -24,6 +24,7 @@ import { errorResponses } from '../../lib/route-schemas.js';
 import { CONTENT_TYPES, csvStream, exportFileName, xlsxStream } from '../../lib/spreadsheet-export.js';
 import { mailBaseUrl } from '../../platform/mail/outbox.js';
 import * as service from './surveys.service.js';
+import { BROKERS, PUBLIC_ACCESS } from '../../plugins/route-access.js';
 
 export type SurveysRoutesOptions = { publicUrl: string | undefined };
 
@@ -36,25 +37,26 @@ export const surveysRoutes: FastifyPluginAsyncZod<SurveysRoutesOptions> = async 
 
   app.get(
     '/survey',
-    { schema: { tags, summary: 'Les questionnaires des espaces du courtier, avec leur taux de réponse', response: { 200: SurveyListSchema, ...errorResponses(401, 403) } } },
+    { config: { access: { roles: BROKERS, scope: 'environment' } }, schema: { tags, summary: 'Les questionnaires des espaces du courtier, avec leur taux de réponse', response: { 200: SurveyListSchema, ...errorResponses(401, 403) } } },
     (request) => service.list(app.db, request.ctx),
   );
 
   app.post(
     '/survey',
-    { schema: { tags, summary: 'Crée un questionnaire (brouillon)', body: SurveyBodySchema, response: { 201: SurveySchema, ...errorResponses(...statuses) } } },
+    { config: { access: { roles: BROKERS, scope: 'environment' } }, schema: { tags, summary: 'Crée un questionnaire (brouillon)', body: SurveyBodySchema, response: { 201: SurveySchema, ...errorResponses(...statuses) } } },
     async (request, reply) => reply.status(201).send(await service.create(app.db, request.ctx, request.body)),
   );
 
   app.get(
     '/survey/:uuid',
-    { schema: { tags, summary: 'Un questionnaire et ses questions', params: UuidParamsSchema, response: { 200: SurveySchema, ...errorResponses(...statuses) } } },
+    { config: { access: { roles: BROKERS, scope: 'environment' } }, schema: { tags, summary: 'Un questionnaire et ses questions', params: UuidParamsSchema, response: { 200: SurveySchema, ...errorResponses(...statuses) } } },
     (request) => service.getOne(app.db, request.ctx, request.params.uuid),
   );
 
   app.patch(
     '/survey/:uuid',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: 'Modifie un brouillon (titre, introduction, questions dans leur ordre)',
@@ -68,7 +70,7 @@ export const surveysRoutes: FastifyPluginAsyncZod<SurveysRoutesOptions> = async 
 
   app.delete(
     '/survey/:uuid',
-    { schema: { tags, summary: 'Supprime un brouillon', params: UuidParamsSchema, response: { 204: z.null(), ...errorResponses(...statuses, 409) } } },
+    { config: { access: { roles: BROKERS, scope: 'environment' } }, schema: { tags, summary: 'Supprime un brouillon', params: UuidParamsSchema, response: { 204: z.null(), ...errorResponses(...statuses, 409) } } },
     async (request, reply) => {
       await service.remove(app.db, request.ctx, request.params.uuid);
       return reply.status(204).send(null);
@@ -78,6 +80,7 @@ export const surveysRoutes: FastifyPluginAsyncZod<SurveysRoutesOptions> = async 
   app.get(
     '/survey/:uuid/audience',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: "Les organisations de l'espace, leurs membres et conducteurs joignables, et les liens déjà envoyés",
@@ -91,6 +94,7 @@ export const surveysRoutes: FastifyPluginAsyncZod<SurveysRoutesOptions> = async 
   app.post(
     '/survey/:uuid/send',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: 'Envoie le questionnaire par e-mail aux membres ou aux conducteurs des organisations choisies',
@@ -106,6 +110,7 @@ export const surveysRoutes: FastifyPluginAsyncZod<SurveysRoutesOptions> = async 
   app.get(
     '/survey/:uuid/results',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: 'Les réponses résumées par question (nombres, pourcentages, textes libres), le taux de réponse, par organisation',
@@ -120,6 +125,7 @@ export const surveysRoutes: FastifyPluginAsyncZod<SurveysRoutesOptions> = async 
   app.get(
     '/survey/:uuid/export',
     {
+      config: { access: { roles: BROKERS, scope: 'environment' } },
       schema: {
         tags,
         summary: 'Les réponses en CSV ou XLSX : une ligne par répondant, une colonne par question',
@@ -178,6 +184,7 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/survey-response/open',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Ouvre un lien de questionnaire : les questions, ou la raison pour laquelle il ne sert plus (déjà répondu, expiré)',
@@ -193,6 +200,7 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/survey-response',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: 'Enregistre les réponses, une seule fois par lien',

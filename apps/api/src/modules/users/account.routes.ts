@@ -17,6 +17,7 @@ import { ImageVersionParamsSchema, imageMultipartLimits, readUploadedImage, send
 import { mailBaseUrl } from '../../platform/mail/outbox.js';
 import { COOKIE_PATH, REFRESH_COOKIE } from '../auth/session-http.js';
 import * as account from './account.service.js';
+import { EVERY_ROLE, PUBLIC_ACCESS } from '../../plugins/route-access.js';
 
 // The account page's calls (issue 15, decision 036). Names, phone and description: PATCH
 // /api/user/{uuid} (users.routes.ts); the password: POST /api/auth/password.
@@ -32,6 +33,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
   app.post(
     '/user/avatar',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       bodyLimit: AVATAR_MAX_BYTES + 64 * 1024,
       schema: {
         tags,
@@ -48,13 +50,14 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
 
   app.delete(
     '/user/avatar',
-    { schema: { tags, summary: 'Retire sa photo de profil', response: { 200: UserSchema, ...errorResponses(401) } } },
+    { config: { access: { roles: EVERY_ROLE, scope: 'self' } }, schema: { tags, summary: 'Retire sa photo de profil', response: { 200: UserSchema, ...errorResponses(401) } } },
     (request) => account.removeAvatar(deps(), request.ctx),
   );
 
   app.post(
     '/user/email',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Demande à changer d’adresse e-mail : un lien valable 24 heures part vers la nouvelle adresse, l’actuelle est prévenue',
@@ -73,6 +76,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
   app.post(
     '/user/email/confirm',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Confirme le changement d’adresse avec le lien reçu (une seule fois, 24 heures, par le titulaire du compte connecté)',
@@ -86,6 +90,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
   app.get(
     '/user/organizations',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Ses organisations, avec son rôle dans chacune',
@@ -98,6 +103,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
   app.delete(
     '/user/:uuid',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags,
         summary: 'Supprime son compte (mot de passe actuel et « SUPPRIMER ») : ses données personnelles partent, celles des organisations restent',
@@ -124,6 +130,7 @@ export const avatarFileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/:uuid/avatar/:version',
     {
+      config: { access: PUBLIC_ACCESS },
       schema: {
         tags,
         summary: `La photo de profil d’un utilisateur (WebP carré de ${AVATAR_SIZE} px), à l’adresse que donne son profil`,

@@ -2,11 +2,13 @@ import { AcceptCguBodySchema, UpdateUserBodySchema, UserSchema, UuidParamsSchema
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/route-schemas.js';
 import * as service from './users.service.js';
+import { EVERY_ROLE } from '../../plugins/route-access.js';
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/user/:uuid',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags: ['Utilisateurs'],
         summary: "Modifie son propre profil ou change d'organisation courante",
@@ -20,6 +22,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/cgu',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'self' } },
       schema: {
         tags: ['Utilisateurs'],
         summary: 'Accepte les conditions générales d’utilisation en vigueur (leur version et la date sont conservées)',

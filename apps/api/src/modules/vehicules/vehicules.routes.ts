@@ -4,6 +4,7 @@ import { registerRoutes } from '../../lib/register-routes.js';
 import { errorResponses } from '../../lib/route-schemas.js';
 import type { FleetNotifier } from '../insurance-intermediary/insurance-intermediary.service.js';
 import * as service from './vehicules.service.js';
+import { EVERY_ROLE } from '../../plugins/route-access.js';
 
 export type VehiculesRoutesOptions = { publicUrl: string | undefined };
 
@@ -44,6 +45,7 @@ export const vehiculesRoutes: FastifyPluginAsyncZod<VehiculesRoutesOptions> = as
   app.post(
     '/vehicule/create-empty',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Crée un brouillon de véhicule, complété ensuite par PATCH (brouillons de plus de 24 h purgés)',
@@ -56,6 +58,7 @@ export const vehiculesRoutes: FastifyPluginAsyncZod<VehiculesRoutesOptions> = as
   app.patch(
     '/vehicule/category/:id',
     {
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
       schema: {
         tags,
         summary: 'Change la catégorie de tous les véhicules correspondant aux filtres',
