@@ -106,6 +106,21 @@ describe('each rule: raised once, closed when the cause goes', () => {
     expect(await evaluate()).toEqual({ raised: 0, reopened: 0, closed: 0 });
     expect(await evaluate()).toEqual({ raised: 0, reopened: 0, closed: 0 });
     expect(await openOf('lossRatioAbove')).toHaveLength(1);
+    // Unchanged, a standing alert is not written again (its row version stays); its words follow
+    // the figures when they move (a second claim: a higher S/P in its body).
+    const version = async () =>
+      ((await t.seed((tx) => tx.execute(sql`select xmin::text as v, body from organization_alerts where uuid = ${above!.uuid}`))) as unknown as { rows: { v: string; body: string }[] }).rows[0]!;
+    const before = await version();
+    await evaluate();
+    expect(await version()).toEqual(before);
+    const [second] = await t.seed((tx) => createSinisters(tx, org, [{ sinisterDate: daysAgo(2), totalCostCents: 300_000, isDeclared: true, sinisterIntermediateRef: 'SP-2' }]));
+    expect(await evaluate()).toEqual({ raised: 0, reopened: 0, closed: 0 });
+    const after = await version();
+    expect(after.v).not.toBe(before.v);
+    expect(after.body).not.toBe(before.body);
+    expect(after.body).toMatch(/^Le S\/P de la période du .+ est de \d+,\d % à ce jour/);
+    await t.seed((tx) => tx.execute(sql`delete from sinisters where uuid = ${second!.uuid}`));
+    await evaluate();
     // The limit moves up: the S/P is now within 10 points of it → "near" raised, "above" closed.
     const ratio = (await readTenant(t.database.db, org, (tx) => currentPeriodFigures(tx)))!.lossRatio!;
     // Written here, not through the API: its write would queue an evaluation that could run in the middle of the next tests.

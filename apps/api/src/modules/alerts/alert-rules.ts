@@ -237,9 +237,19 @@ export type EvaluationReport = { raised: number; reopened: number; closed: numbe
 export async function evaluateOrganization(tx: WriteTx, organizationUuid: string, today: string = todayIso()): Promise<EvaluationReport> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${'alerts:' + organizationUuid}, 0))`);
   const causes = await currentCauses(tx, today);
-  const existing = await rowsOf<{ uuid: string; cause_key: string; closed: boolean }>(
+  const existing = await rowsOf<{
+    uuid: string;
+    cause_key: string;
+    closed: boolean;
+    severity: string;
+    title: string;
+    body: string;
+    link_href: string | null;
+    link_label: string | null;
+  }>(
     tx,
-    sql`select uuid, cause_key, closed_at is not null as closed from organization_alerts where source = 'automatic'`,
+    sql`select uuid, cause_key, closed_at is not null as closed, severity, title, body, link_href, link_label
+        from organization_alerts where source = 'automatic'`,
   );
   const byKey = new Map(existing.map((row) => [row.cause_key, row]));
   const report: EvaluationReport = { raised: 0, reopened: 0, closed: 0 };
@@ -254,7 +264,16 @@ export async function evaluateOrganization(tx: WriteTx, organizationUuid: string
       report.raised += 1;
       continue;
     }
-    // Still standing: the words follow the figures (an S/P moves every day) without raising it again.
+    // Still standing: the words follow the figures (an S/P moves every day) without raising it
+    // again. Unchanged and open, nothing to write: most evaluations change nothing, and each
+    // statement of this transaction holds the embedded database's one thread (issue 22).
+    const same =
+      known.severity === cause.severity &&
+      known.title === cause.title &&
+      known.body === cause.body &&
+      known.link_href === cause.linkHref &&
+      known.link_label === cause.linkLabel;
+    if (same && !known.closed) continue;
     await tx.execute(
       sql`update organization_alerts set severity = ${cause.severity}, title = ${cause.title}, body = ${cause.body},
             link_href = ${cause.linkHref}, link_label = ${cause.linkLabel}
