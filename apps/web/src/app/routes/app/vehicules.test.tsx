@@ -14,6 +14,17 @@ import VehiculesRoute from './vehicules';
 // Role queries over a whole page are slow in jsdom, more so when every test file runs at once.
 configure({ asyncUtilTimeout: 4000 });
 
+// The form's modules load when the form first opens (lazy): their first transform here (MUI's
+// date pickers) took longer than a query's wait on a slow host. Loaded once before the tests,
+// as a person's hover on « Ajouter » preloads them in the app.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../../features/vehicules/components/vehicule-form'),
+    import('../../../components/register/record-form-dialog'),
+    import('../../../components/date-field'),
+  ]);
+}, 60_000);
+
 const kangoo = makeVehicule();
 const master = makeVehicule({
   brand: 'Renault',
