@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { CGU_VERSION, CSRF_HEADER, CSRF_HEADER_VALUE } from '@flotte/contract';
 import { generate, generateSync } from 'otplib';
 import { eq, sql } from 'drizzle-orm';
@@ -11,7 +10,7 @@ import { surveyRecipients, surveys } from '../src/db/schema/surveys.js';
 import { hashRefreshToken } from '../src/lib/tokens.js';
 import { createDrivers, createEnvironment, createSinisters, createUser, createVehicules, DEFAULT_TEST_PASSWORD, linkUser } from '../src/seed/factories.js';
 import { openEnvironments, type EnvironmentFixtures } from './fixtures/environments.js';
-import { OPENAPI_FILE } from './openapi.js';
+import { type OpenApiSchema as Schema, openApiOperations } from './openapi.js';
 import type { TestContext } from './test-app.js';
 
 /**
@@ -23,9 +22,6 @@ import type { TestContext } from './test-app.js';
  * a new route with a body needs its valid body below.
  */
 
-type Schema = { type?: string | string[]; maxLength?: number; format?: string; enum?: unknown[]; anyOf?: Schema[]; properties?: Record<string, Schema> };
-type Operation = { parameters?: { in: string; name: string; schema: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } };
-const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as { paths: Record<string, Record<string, Operation>> };
 
 const RECOVERY_TOKEN = 'jeton-de-recuperation-hostile';
 const EMAIL_CHANGE_TOKEN = 'jeton-de-changement-d-adresse-hostile';
@@ -279,7 +275,7 @@ function stringPart(schema: Schema): Schema | undefined {
 }
 
 function operations() {
-  return Object.entries(document.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, op })));
+  return openApiOperations().map(({ method, path, operation }) => ({ key: `${method} ${path}`, method, path, op: operation }));
 }
 
 const bodyFields = operations().flatMap(({ key, method, path, op }) => {

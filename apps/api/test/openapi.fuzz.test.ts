@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { CSRF_HEADER, CSRF_HEADER_VALUE, ErrorSchema } from '@flotte/contract';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
@@ -6,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { createDrivers, createSinisters, createVehicules, DEFAULT_TEST_PASSWORD } from '../src/seed/factories.js';
 import { type EnvironmentFixtures, openEnvironments } from './fixtures/environments.js';
-import { OPENAPI_FILE } from './openapi.js';
+import { type OpenApiOperation as Operation, type OpenApiSchema as Schema, openApiOperations } from './openapi.js';
 import type { TestContext } from './test-app.js';
 
 /**
@@ -28,29 +27,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 9);
 const RUNS = Number(process.env.FUZZ_RUNS ?? (inject('testDb').kind === 'pglite' ? 3 : 10));
 const LONG = 120_000;
 
-type Schema = {
-  type?: string | string[];
-  format?: string;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: Schema[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-};
-type Parameter = { in: 'path' | 'query' | 'header'; name: string; required?: boolean; schema: Schema };
-type Operation = { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } };
-
-const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as { paths: Record<string, Record<string, Operation>> };
-const OPERATIONS = Object.entries(document.paths).flatMap(([path, operations]) =>
-  Object.entries(operations).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
-);
+const OPERATIONS = openApiOperations();
 
 /** Who calls: every role of the SPEC, and nobody. */
 const CALLERS = ['root', 'super-a', 'admin-a', 'user-a', null] as const;

@@ -22,6 +22,28 @@ function withDatabase(url: string, database: string) {
 
 /** A fresh, migrated database for one test file: a copy of the run's template or PGlite dump. */
 /** Database options a test may change (a short wait or statement timeout to provoke a 503). */
+/** A pino line as the tests read it: its level and message, and whatever else the line carries. */
+export type LogLine = { level: number; msg: string; reqId?: string; time?: number; [key: string]: unknown };
+
+/**
+ * A log stream for createTestApp that keeps every line, as written (`raw`: to search for text that
+ * must not be there) and parsed (`lines`).
+ */
+export function captureLogLines<T extends object = LogLine>(): { raw: string[]; lines: T[]; stream: Writable } {
+  const raw: string[] = [];
+  const lines: T[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        raw.push(line);
+        lines.push(JSON.parse(line) as T);
+      }
+      done();
+    },
+  });
+  return { raw, lines, stream };
+}
+
 export type TestDatabaseOptions = {
   maxWaitMs?: number;
   statementTimeoutMs?: number;

@@ -1,10 +1,9 @@
-import { Writable } from 'node:stream';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@flotte/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REFRESH_COOKIE } from '../modules/auth/auth.routes.js';
 import { createDrivers, createOrganization, createUser, DEFAULT_TEST_PASSWORD, linkUser } from '../seed/factories.js';
-import { createTestApp } from '../../test/test-app.js';
+import { captureLogLines, createTestApp } from '../../test/test-app.js';
 import { startTcpProxy } from '../../test/tcp-proxy.js';
 
 /**
@@ -28,13 +27,7 @@ async function appThroughProxy(statementTimeoutMs?: number) {
   if (testDb.kind !== 'postgres') throw new Error('PostgreSQL only');
   const target = new URL(testDb.url);
   const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  const lines: Line[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Line);
-      done();
-    },
-  });
+  const { lines, stream } = captureLogLines<Line>();
   const t = await createTestApp({ LOG_LEVEL: 'warn' }, { throughPort: proxy.port, statementTimeoutMs }, stream);
   await t.seed(async (tx) => {
     const organization = await createOrganization(tx, { title: 'Transports Coupure' });

@@ -1,10 +1,9 @@
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withTenant } from '../db/scope.js';
 import { createDrivers, createOrganization, createUser, linkUser } from '../seed/factories.js';
-import { createTestApp, type TestContext } from '../../test/test-app.js';
+import { captureLogLines, createTestApp, type TestContext } from '../../test/test-app.js';
 
 /**
  * A saturated database answers 503 with Retry-After and a French message, logged at warn with the
@@ -17,13 +16,7 @@ const onPostgres = inject('testDb').kind === 'postgres';
 type Line = { level: number; msg: string; reason?: string; route?: string; organization?: string | null };
 
 async function organizationApp(databaseOptions: { maxWaitMs?: number; statementTimeoutMs?: number }) {
-  const lines: Line[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Line);
-      done();
-    },
-  });
+  const { lines, stream } = captureLogLines<Line>();
   // The auth context cache off: every request reads the database, as the first one of a user does.
   const t = await createTestApp({ LOG_LEVEL: 'warn', AUTH_CONTEXT_TTL_MS: '0' }, databaseOptions, stream);
   const orgs = await t.seed(async (tx) => {

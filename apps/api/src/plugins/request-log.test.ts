@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { LightMyRequestResponse } from 'fastify';
@@ -6,7 +5,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withTenant } from '../db/scope.js';
 import { createDrivers, createOrganization, createUser, DEFAULT_TEST_PASSWORD, linkUser } from '../seed/factories.js';
-import { createTestApp, type TestContext, type TestDatabaseOptions } from '../../test/test-app.js';
+import { captureLogLines, createTestApp, type TestContext, type TestDatabaseOptions } from '../../test/test-app.js';
 
 /**
  * Request logs and the support reference (decision 046): every answer has an X-Request-Id, every
@@ -22,17 +21,7 @@ type Line = { level: number; msg: string; reqId?: string; [key: string]: unknown
 
 /** A test app whose log lines (JSON, at LOG_LEVEL) are kept: raw text and parsed. */
 async function loggedApp(env: Record<string, string>, databaseOptions: TestDatabaseOptions = {}) {
-  const raw: string[] = [];
-  const lines: Line[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) {
-        raw.push(line);
-        lines.push(JSON.parse(line) as Line);
-      }
-      done();
-    },
-  });
+  const { raw, lines, stream } = captureLogLines<Line>();
   const t = await createTestApp({ LOG_LEVEL: 'info', ...env }, databaseOptions, stream);
   const organization = await t.seed(async (tx) => {
     const org = await createOrganization(tx, { title: 'Transports Référence' });

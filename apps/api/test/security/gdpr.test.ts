@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { documents } from '../../src/db/schema/documents.js';
 import { drivers } from '../../src/db/schema/drivers.js';
 import { sinisters } from '../../src/db/schema/sinisters.js';
@@ -11,6 +10,7 @@ import { type EnvironmentFixtures, openEnvironments } from '../fixtures/environm
 import { multipartFiles } from '../multipart.js';
 import { keysUnder, s3AppEnv, TEST_STORAGES, type TestStorage } from '../storage.js';
 import type { TestContext } from '../test-app.js';
+import { unzip } from '../zip.js';
 
 /**
  * Issue 20, point 9 (personal data, GDPR): erasing a driver — its permanent deletion, DELETE
@@ -180,29 +180,6 @@ describe.each(TEST_STORAGES)('erasing a driver, files on %s', (storageName, crea
   );
 });
 
-/** Every entry of a ZIP: its name and its bytes. */
-function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true, validateEntrySizes: true }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error('no zip'));
-      const entries = new Map<string, Buffer>();
-      zip.on('error', reject);
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) return reject(streamError ?? new Error('no stream'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.readEntry();
-    });
-  });
-}
 
 describe("an organization's data export", () => {
   let t: TestContext;

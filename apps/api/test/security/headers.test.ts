@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -22,7 +22,7 @@ import {
   subscribeToPlan,
 } from '../../src/seed/factories.js';
 import { multipartFile, multipartFiles } from '../multipart.js';
-import { OPENAPI_FILE } from '../openapi.js';
+import { type OpenApiOperation as Operation, type OpenApiSchema as Schema, openApiOperations } from '../openapi.js';
 import { createTestDatabase } from '../test-app.js';
 
 /**
@@ -49,13 +49,8 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 const PUBLIC_IMAGE_CACHE = 'private, max-age=31536000, immutable';
 const LONG = 300_000;
 
-type Schema = { type?: string | string[]; format?: string; enum?: unknown[]; anyOf?: Schema[] };
-type Parameter = { in: 'path' | 'query' | 'header'; name: string; required?: boolean; schema: Schema };
-type Operation = { parameters?: Parameter[]; requestBody?: { content: Record<string, unknown> } };
-
-const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as { paths: Record<string, Record<string, Operation>> };
-const OPERATIONS = Object.entries(document.paths)
-  .flatMap(([route, operations]) => Object.entries(operations).map(([method, operation]) => ({ method: method.toUpperCase(), route, operation })))
+const OPERATIONS = openApiOperations()
+  .map(({ method, path, operation }) => ({ method, route: path, operation }))
   // Lists before the records they lead to, reads before writes.
   .sort((a, b) => Number(a.method !== 'GET') - Number(b.method !== 'GET') || a.route.split('{').length - b.route.split('{').length);
 

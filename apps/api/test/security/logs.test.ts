@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@flotte/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -15,8 +13,8 @@ import {
   linkUser,
 } from '../../src/seed/factories.js';
 import { multipartFiles } from '../multipart.js';
-import { OPENAPI_FILE } from '../openapi.js';
-import { createTestApp, type TestContext } from '../test-app.js';
+import { type OpenApiOperation as Operation, type OpenApiSchema as Schema, openApiOperations } from '../openapi.js';
+import { captureLogLines, createTestApp, type LogLine, type TestContext } from '../test-app.js';
 
 /**
  * Issue 20, point 8: the logs hold no personal data and no secret, and the security events are
@@ -52,23 +50,6 @@ const FORBIDDEN_TEXT = ['q7x4', 'fuite-temoin', 'canarissime', '47586971', '47 5
 
 /** What the file tried and what held, printed as it goes. */
 const report = (text: string) => process.stdout.write(`${text}\n`);
-
-type Line = { level: number; msg: string; reqId?: string; time?: number; [key: string]: unknown };
-
-function capture() {
-  const raw: string[] = [];
-  const lines: Line[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) {
-        raw.push(line);
-        lines.push(JSON.parse(line) as Line);
-      }
-      done();
-    },
-  });
-  return { raw, lines, stream };
-}
 
 type World = Awaited<ReturnType<typeof seedWorld>>;
 
@@ -130,29 +111,8 @@ function leaks(raw: string[]): string[] {
 // Requests built from the OpenAPI document, carrying the canaries
 // ---------------------------------------------------------------------------------------------
 
-type Schema = {
-  type?: string | string[];
-  format?: string;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: Schema[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  pattern?: string;
-};
-type Parameter = { in: 'path' | 'query' | 'header'; name: string; required?: boolean; schema: Schema };
-type Operation = { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } };
-
-const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as { paths: Record<string, Record<string, Operation>> };
 // Deletions last, so that the other operations find the canary rows still there.
-const OPERATIONS = Object.entries(document.paths)
-  .flatMap(([path, operations]) => Object.entries(operations).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })))
-  .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+const OPERATIONS = openApiOperations().sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
 
 /** A string for a field, by its name: the canary it could carry, or a plain value its format needs. */
 function text(name: string, schema: Schema): string {
@@ -230,7 +190,7 @@ function build(method: string, path: string, operation: Operation, world: World,
 
 describe('no personal data, password, token, cookie or authorization header in any log line', () => {
   let t: TestContext;
-  let logs: ReturnType<typeof capture>;
+  let logs: ReturnType<typeof captureLogLines<LogLine>>;
   let world: World;
   const tokens = {} as Record<Caller, string>;
   const cookies = {} as Record<Caller, string>;
@@ -243,7 +203,7 @@ describe('no personal data, password, token, cookie or authorization header in a
   }
 
   beforeAll(async () => {
-    logs = capture();
+    logs = captureLogLines();
     // Every line the product can write (trace), every statement (0 ms), and the job worker on: the
     // e-mails, imports and alerts the requests queue run and write their lines too.
     t = await createTestApp({ LOG_LEVEL: 'trace', SLOW_STATEMENT_MS: '0', JOBS_WORKER: 'true' }, {}, logs.stream);
@@ -379,11 +339,11 @@ describe('no personal data, password, token, cookie or authorization header in a
 
 describe('security events, at info (the production level): event, user, organization, request id and time', () => {
   let t: TestContext;
-  let logs: ReturnType<typeof capture>;
+  let logs: ReturnType<typeof captureLogLines<LogLine>>;
   let world: World;
 
   beforeAll(async () => {
-    logs = capture();
+    logs = captureLogLines();
     t = await createTestApp({ LOG_LEVEL: 'info' }, {}, logs.stream);
     world = await seedWorld(t);
   }, LONG);

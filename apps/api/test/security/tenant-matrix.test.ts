@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@flotte/contract';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
@@ -16,7 +15,7 @@ import {
   linkUser,
 } from '../../src/seed/factories.js';
 import { type EnvironmentFixtures, openEnvironments, UNKNOWN_UUID } from '../fixtures/environments.js';
-import { OPENAPI_FILE } from '../openapi.js';
+import { type OpenApiOperation as Operation, type OpenApiSchema as Schema, openApiOperations } from '../openapi.js';
 import type { TestContext } from '../test-app.js';
 
 /**
@@ -50,27 +49,6 @@ import type { TestContext } from '../test-app.js';
  */
 
 const LONG = 120_000;
-
-type Schema = {
-  type?: string | string[];
-  format?: string;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  minItems?: number;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  exclusiveMinimum?: number;
-};
-type Parameter = { in: 'path' | 'query' | 'header'; name: string; required?: boolean; schema: Schema };
-type Operation = { summary?: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } };
-
-const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as { paths: Record<string, Record<string, Operation>> };
 
 // ---------------------------------------------------------------------------------------------
 // What a parameter names: the hand-written map
@@ -203,8 +181,7 @@ type MatrixOperation = { method: string; path: string; resource: string; operati
 
 const resourceOf = (path: string) => path.split('/')[2]!;
 
-const ALL_OPERATIONS: MatrixOperation[] = Object.entries(document.paths).flatMap(([path, operations]) =>
-  Object.entries(operations).map(([method, operation]) => {
+const ALL_OPERATIONS: MatrixOperation[] = openApiOperations().map(({ method, path, operation }) => {
     const resource = resourceOf(path);
     const parameters = operation.parameters ?? [];
     const slots: Slot[] = [
@@ -213,9 +190,8 @@ const ALL_OPERATIONS: MatrixOperation[] = Object.entries(document.paths).flatMap
       ...uuidFields(operation.requestBody?.content['application/json']?.schema).map((name) => ({ where: 'body' as const, name })),
     ].map((slot) => ({ ...slot, key: `${resource} ${slot.name}` }));
     const multipartField = /champ multipart « (\w+) »/.exec(operation.summary ?? '')?.[1];
-    return { method: method.toUpperCase(), path, resource, operation, slots, ...(multipartField ? { multipartField } : {}) };
-  }),
-);
+    return { method, path, resource, operation, slots, ...(multipartField ? { multipartField } : {}) };
+  });
 
 /** The operations that name something, and the record slots among them. */
 const NAMING = ALL_OPERATIONS.filter((o) => o.slots.length > 0);

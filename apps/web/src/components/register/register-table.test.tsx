@@ -192,6 +192,23 @@ describe('<RegisterTable />', () => {
   });
 });
 
+/** Every media query matches: useMediaQuery's `down('sm')` says phone (jsdom has no matchMedia). */
+function asAPhone() {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string) => ({
+      matches: true,
+      media: query,
+      onchange: null,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      dispatchEvent: () => false,
+    }),
+  });
+}
+
 describe('<RegisterTable /> on a phone', () => {
   afterEach(() => {
     // jsdom has no matchMedia: back to "desktop".
@@ -199,19 +216,7 @@ describe('<RegisterTable /> on a phone', () => {
   });
 
   it('lists cards titled by the row name, with a sort menu', async () => {
-    Object.defineProperty(window, 'matchMedia', {
-      configurable: true,
-      value: (query: string) => ({
-        matches: true,
-        media: query,
-        onchange: null,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        dispatchEvent: () => false,
-      }),
-    });
+    asAPhone();
     const ui = userEvent.setup();
     const { onSortChange } = renderTable({ rowActions: () => [{ label: 'Voir', onClick: () => undefined }] });
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
@@ -227,19 +232,7 @@ describe('<RegisterTable /> on a phone', () => {
   });
 
   it('titles a card by getCardTitle when given, the link keeping the row’s whole name', () => {
-    Object.defineProperty(window, 'matchMedia', {
-      configurable: true,
-      value: (query: string) => ({
-        matches: true,
-        media: query,
-        onchange: null,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        dispatchEvent: () => false,
-      }),
-    });
+    asAPhone();
     renderTable({ getCardTitle: (row) => row.name.split(' ')[0]! });
     const cards = within(screen.getByRole('list', { name: 'Liste des essais' })).getAllByRole('listitem');
     const heading = within(cards[0]!).getByRole('heading', { level: 2 });
