@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../db/client.js';
+import type { ObjectStorage } from '../platform/storage/storage.js';
 import { etagOfPage, NotModified, type ReadOptions } from '../db/list-kit.js';
 import type { AuthContext } from './auth-context.js';
 import { type ExportedFile, sendExportedFile } from './register-export.js';
@@ -80,7 +81,8 @@ type Service<I extends Schema, P extends Schema, Q extends Schema, C extends Sch
   update: (db: Database, ctx: AuthContext, uuid: string, body: z.output<U>, origin: string) => Promise<z.input<I>>;
   archive: (db: Database, ctx: AuthContext, uuid: string, query: z.output<A>) => Promise<z.input<I>>;
   restore: (db: Database, ctx: AuthContext, uuid: string) => Promise<z.input<I>>;
-  hardDelete: (db: Database, ctx: AuthContext, uuid: string) => Promise<void>;
+  /** `storage`: the app's, for what the record's deletion takes along (its documents' files). */
+  hardDelete: (db: Database, ctx: AuthContext, uuid: string, storage: ObjectStorage) => Promise<void>;
   /** The list's view as a file: needed with `export`. */
   exportFile?: (db: Database, ctx: AuthContext, query: never) => Promise<ExportedFile>;
 };
@@ -196,7 +198,7 @@ export function registerRoutes<
     `${path}/:uuid/hard`,
     { config: { access: { roles: ADMINS, scope: 'organization' } }, schema: schema(routes.hardDelete, [400, 401, 403, 404], { params: UuidParamsSchema, response: { 204: z.null() } }) },
     async (request, reply) => {
-      await service.hardDelete(db(), request.ctx, uuidOf(request));
+      await service.hardDelete(db(), request.ctx, uuidOf(request), app.storage);
       return reply.status(204).send(null);
     },
   );

@@ -2,10 +2,11 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/client.js';
 import { type List, type ListQuery, type ReadOptions, readPage } from '../db/list-kit.js';
 import { deleteRecord, findRecord, readRecord, updateRecord } from '../db/records.js';
-import { withTenant } from '../db/scope.js';
+import { withTenant, type WriteTx } from '../db/scope.js';
 import { ForbiddenError, NotFoundError } from '../errors.js';
 import { type AuthContext, isAdmin, requireOrganization } from './auth-context.js';
 import { exportList } from './register-export.js';
+import type { ObjectStorage } from '../platform/storage/storage.js';
 import type { ExportFormat } from './spreadsheet-export.js';
 
 export type RegisterServiceConfig<Q extends ListQuery, Row, T extends PgTable, Item> = {
@@ -16,6 +17,11 @@ export type RegisterServiceConfig<Q extends ListQuery, Row, T extends PgTable, I
   notFound: string;
   /** Said to a member who is not an administrator asking for a permanent deletion. */
   adminOnlyDelete: string;
+  /**
+   * What goes with a record deleted for good, in its transaction (a driver's documents, decision
+   * 049); returns what to finish once that has committed (their stored objects).
+   */
+  purge?: (tx: WriteTx, organizationUuid: string, uuid: string) => Promise<(storage: ObjectStorage) => Promise<void>>;
 };
 
 /**
@@ -62,13 +68,20 @@ export function registerService<Q extends ListQuery, Row extends { archivedAt: D
       return found(await withTenant(db, requireOrganization(ctx), (tx) => updateRecord(tx, list, uuid, { archivedAt: null } as Partial<T['$inferInsert']>)));
     },
 
-    /** Permanent deletion, for administrators. Another organization's record is not found (404), whatever the role. */
-    async hardDelete(db: Database, ctx: AuthContext, uuid: string) {
-      await withTenant(db, requireOrganization(ctx), async (tx) => {
+    /**
+     * Permanent deletion, for administrators, with what the register's `purge` takes along.
+     * Another organization's record is not found (404), whatever the role.
+     */
+    async hardDelete(db: Database, ctx: AuthContext, uuid: string, storage: ObjectStorage) {
+      const organizationUuid = requireOrganization(ctx);
+      const finish = await withTenant(db, organizationUuid, async (tx) => {
         if (!(await findRecord(tx, list, uuid))) throw new NotFoundError(notFound);
         if (!isAdmin(ctx)) throw new ForbiddenError(config.adminOnlyDelete);
+        const purged = await config.purge?.(tx, organizationUuid, uuid);
         await deleteRecord(tx, list, uuid);
+        return purged;
       });
+      await finish?.(storage);
     },
   };
 }

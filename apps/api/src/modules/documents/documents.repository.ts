@@ -214,16 +214,7 @@ export async function purgeTrashed(tx: WriteTx, uuids: string[]): Promise<string
     uuids.map((uuid) => sql`${uuid}::uuid`),
     sql`, `,
   );
-  const removed = await rowsOf<{ file_key: string | null }>(tx, sql`
-    WITH RECURSIVE doomed AS (
-      SELECT uuid FROM documents WHERE trashed_with IN (${list}) AND deleted_at IS NOT NULL
-      UNION
-      SELECT d.uuid FROM documents d JOIN doomed ON d.parent_uuid = doomed.uuid
-    )
-    DELETE FROM documents WHERE uuid IN (SELECT uuid FROM doomed) RETURNING file_key`);
-  const keys = removed.map((r) => r.file_key).filter((key): key is string => key !== null);
-  if (keys.length > 0) await tx.delete(storedFiles).where(inArray(storedFiles.key, keys));
-  return keys;
+  return purgeTrees(tx, sql`trashed_with IN (${list}) AND deleted_at IS NOT NULL`);
 }
 
 /**
@@ -231,10 +222,15 @@ export async function purgeTrashed(tx: WriteTx, uuids: string[]): Promise<string
  * it, live or in the trash, and whatever lies under its folders; then their `stored_files` rows.
  * Returns the keys of the objects to delete once the transaction commits.
  */
-export async function purgeEntity(tx: WriteTx, entity: { type: string; uuid: string }): Promise<string[]> {
+export function purgeEntity(tx: WriteTx, entity: { type: string; uuid: string }): Promise<string[]> {
+  return purgeTrees(tx, sql`entity_type = ${entity.type} AND entity_uuid = ${entity.uuid}::uuid`);
+}
+
+/** Deletes the documents `roots` selects and everything under them, then their stored files' rows; returns the files' keys. */
+async function purgeTrees(tx: WriteTx, roots: SQL): Promise<string[]> {
   const removed = await rowsOf<{ file_key: string | null }>(tx, sql`
     WITH RECURSIVE doomed AS (
-      SELECT uuid FROM documents WHERE entity_type = ${entity.type} AND entity_uuid = ${entity.uuid}::uuid
+      SELECT uuid FROM documents WHERE ${roots}
       UNION
       SELECT d.uuid FROM documents d JOIN doomed ON d.parent_uuid = doomed.uuid
     )

@@ -471,17 +471,18 @@ export async function purgeExpiredTrash(
 }
 
 /**
- * An entity deleted for good (a driver's erasure) takes its documents with it: called inside the
- * entity's deletion transaction, under the tree lock; returns the stored objects to remove with
- * `removeObjects` once it commits.
+ * An entity deleted for good (a driver's erasure) takes its documents with it: a register's
+ * `purge` (lib/register-service.ts), run inside the entity's deletion transaction under the tree
+ * lock; what it returns removes their stored objects once that has committed.
  */
-export async function purgeEntityDocuments(tx: WriteTx, organizationUuid: string, entity: EntityRef): Promise<string[]> {
-  await repo.lockTree(tx, organizationUuid);
-  return repo.purgeEntity(tx, entity);
+export function purgeEntityDocuments(type: EntityRef['type']) {
+  return async (tx: WriteTx, organizationUuid: string, uuid: string) => {
+    await repo.lockTree(tx, organizationUuid);
+    const keys = await repo.purgeEntity(tx, { type, uuid });
+    // After the rows' commit: their files, temporary copies and thumbnails.
+    return (storage: ObjectStorage) => deleteObjects(storage, keys);
+  };
 }
-
-/** The objects of purged documents (their files, temporary copies and thumbnails), after the rows' commit. */
-export const removeObjects = (storage: ObjectStorage, keys: string[]) => deleteObjects(storage, keys);
 
 /** Objects whose rows are gone: never served again; a failure leaves space, not data (decision 019). */
 async function deleteObjects(storage: ObjectStorage, keys: string[]): Promise<void> {

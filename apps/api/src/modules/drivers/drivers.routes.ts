@@ -8,8 +8,7 @@ export const driversRoutes: FastifyPluginAsyncZod = async (app) => {
     path: '/driver',
     tags: ['Conducteurs'],
     item: DriverSchema,
-    // The erasure also removes the driver's stored files: it needs the app's storage.
-    service: { ...service, hardDelete: (db, ctx, uuid) => service.hardDelete(db, ctx, uuid, app.storage) },
+    service,
     export: { summary: 'Exporte la vue de la liste des conducteurs (CSV ou Excel)', querystring: ExportDriversQuerySchema },
     list: { summary: 'Conducteurs de l’organisation, paginés (actifs par défaut)', querystring: ListDriversQuerySchema, response: DriverPageSchema },
     choices: {

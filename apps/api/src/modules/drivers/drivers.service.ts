@@ -2,18 +2,16 @@ import { DUPLICATE_DRIVER_DETAIL, type CreateDriverBodySchema, type Driver, type
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { type ReadOptions, readPage } from '../../db/list-kit.js';
-import { deleteRecord, findRecord, insertRecord, updateRecord } from '../../db/records.js';
+import { insertRecord, updateRecord } from '../../db/records.js';
 import { withTenant } from '../../db/scope.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
-import { type AuthContext, isAdmin, requireOrganization } from '../../lib/auth-context.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
+import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
-import type { ObjectStorage } from '../../platform/storage/storage.js';
-import { purgeEntityDocuments, recordsWithDocuments, removeObjects } from '../documents/documents.service.js';
+import { purgeEntityDocuments, recordsWithDocuments } from '../documents/documents.service.js';
 import type { EntityFileRef } from '../documents/entity-files.js';
 import { type DriverChoiceRow, driverChoiceList, type DriverRow, driverList, findMatching } from './drivers.repository.js';
 
 const NOT_FOUND = 'Conducteur introuvable';
-const ADMIN_ONLY_DELETE = 'Seul un administrateur peut supprimer définitivement un conducteur';
 
 /** A page's row carries its files (the list's pageColumns); one record's are filled by recordsWithDocuments. */
 export function toDriver(row: DriverRow & { documents?: EntityFileRef[] }): Driver {
@@ -35,31 +33,16 @@ const register = registerService({
   list: driverList,
   toItem: toDriver,
   notFound: NOT_FOUND,
-  adminOnlyDelete: ADMIN_ONLY_DELETE,
+  adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un conducteur',
+  // Erased (GDPR, decision 049): its folder and its files, live or in the trash, and their stored
+  // objects go with it; its claims stay the organization's, without the link.
+  purge: purgeEntityDocuments('driver'),
 });
-export const { list, exportFile } = register;
+export const { list, hardDelete, exportFile } = register;
 const reads = recordsWithDocuments('driver', register.getOne);
 export const { getOne } = reads;
 export const archive = reads.record(register.archive);
 export const restore = reads.record(register.restore);
-
-/**
- * Erases a driver (permanent deletion, administrators): its row, and with it its documents — its
- * folder, its files live or in the trash — and their stored files, removed once the rows are gone
- * (GDPR: nothing of the driver is left to find or to download). Its claims stay the
- * organization's, without the link.
- */
-export async function hardDelete(db: Database, ctx: AuthContext, uuid: string, storage: ObjectStorage): Promise<void> {
-  const organizationUuid = requireOrganization(ctx);
-  const keys = await withTenant(db, organizationUuid, async (tx) => {
-    if (!(await findRecord(tx, driverList, uuid))) throw new NotFoundError(NOT_FOUND);
-    if (!isAdmin(ctx)) throw new ForbiddenError(ADMIN_ONLY_DELETE);
-    const keys = await purgeEntityDocuments(tx, organizationUuid, { type: 'driver', uuid });
-    await deleteRecord(tx, driverList, uuid);
-    return keys;
-  });
-  await removeObjects(storage, keys);
-}
 
 export function toDriverChoice(row: DriverChoiceRow): DriverChoice {
   return { uuid: row.uuid, firstName: row.firstName, lastName: row.lastName, phone: row.phone };
