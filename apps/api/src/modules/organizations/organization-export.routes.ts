@@ -2,7 +2,8 @@ import { UuidParamsSchema } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/route-schemas.js';
-import { contentDisposition } from '../../lib/spreadsheet-export.js';
+import { sendExportedFile } from '../../lib/register-export.js';
+import { ADMINS } from '../../plugins/route-access.js';
 import { organizationExport } from './organization-export.service.js';
 
 /** GET /api/organization/{uuid}/export: an organization's data, for its administrators (issue 20, GDPR). */
@@ -10,7 +11,7 @@ export const organizationExportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/organization/:uuid/export',
     {
-      config: { access: { roles: ['ADMIN', 'SUPERADMIN', 'ROOT'], scope: 'environment' } },
+      config: { access: { roles: ADMINS, scope: 'environment' } },
       schema: {
         tags: ['Organisations'],
         summary: 'Exporte toutes les données de l’organisation (RGPD) : un ZIP de ses tables en JSON et de ses fichiers',
@@ -24,14 +25,6 @@ export const organizationExportRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request, reply) => {
-      const file = await organizationExport({ db: app.db, storage: app.storage }, request.ctx, request.params.uuid);
-      return reply
-        .header('content-type', 'application/zip')
-        .header('content-disposition', contentDisposition(file.name))
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, no-store')
-        .send(file.stream as unknown as string);
-    },
+    async (request, reply) => sendExportedFile(reply, await organizationExport({ db: app.db, storage: app.storage }, request.ctx, request.params.uuid)),
   );
 };

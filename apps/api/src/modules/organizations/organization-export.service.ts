@@ -5,6 +5,7 @@ import { ZipArchive } from 'archiver';
 import type { Database } from '../../db/client.js';
 import { readSystem, readTenant } from '../../db/scope.js';
 import type { AuthContext } from '../../lib/auth-context.js';
+import type { ExportedFile } from '../../lib/register-export.js';
 import { openStoredFile } from '../../platform/storage/files.js';
 import type { ObjectStorage } from '../../platform/storage/storage.js';
 import * as repo from './organization-export.repository.js';
@@ -21,7 +22,7 @@ export const EXPORT_FILES_FOLDER = 'fichiers';
  * `fichiers/<document uuid> <name>`. The rows are read in one snapshot before the first byte is
  * sent; the files are then read from the storage one at a time as the ZIP is written.
  */
-export async function organizationExport(deps: { db: Database; storage: ObjectStorage }, ctx: AuthContext, organizationUuid: string, exportedAt = new Date()) {
+export async function organizationExport(deps: { db: Database; storage: ObjectStorage }, ctx: AuthContext, organizationUuid: string, exportedAt = new Date()): Promise<ExportedFile> {
   const { organization, members } = await readSystem(deps.db, async (tx) => {
     await assertCanManageMembers(tx, ctx, organizationUuid, 'Organisation introuvable', EXPORT_FORBIDDEN_MESSAGE);
     return { organization: await repo.organizationRow(tx, organizationUuid), members: await repo.members(tx, organizationUuid) };
@@ -51,5 +52,5 @@ export async function organizationExport(deps: { db: Database; storage: ObjectSt
   };
   write().catch((error: unknown) => zip.destroy(error instanceof Error ? error : new Error(String(error))));
   const day = exportedAt.toISOString().slice(0, 10);
-  return { name: cleanFileName(`Données-${organization?.title ?? organizationUuid}-${day}.zip`), stream: zip as unknown as Readable };
+  return { fileName: cleanFileName(`Données-${organization?.title ?? organizationUuid}-${day}.zip`), contentType: 'application/zip', stream: zip as unknown as Readable };
 }
