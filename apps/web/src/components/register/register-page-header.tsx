@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { LinesOnAPhone } from '../lines-on-a-phone';
 import { DocumentTitle } from '../document-title';
 import { AddButton } from './add-button';
 import type { RegisterTexts } from './register-texts';
@@ -33,7 +34,7 @@ export function RegisterPageHeader({ texts, summary, onAdd, onAddIntent, actions
           {texts.title}
         </Typography>
         <Typography color="textSecondary" sx={{ mt: 0.5, minHeight: '1.5em' }}>
-          {typeof summary === 'string' || summary === undefined ? summary : <SummaryLines parts={summary} />}
+          {typeof summary === 'string' || summary === undefined ? summary : <LinesOnAPhone parts={summary} />}
         </Typography>
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, flexShrink: 0 }}>
@@ -42,14 +43,4 @@ export function RegisterPageHeader({ texts, summary, onAdd, onAddIntent, actions
       </Box>
     </Box>
   );
-}
-
-/** Parts of a line, each a line of its own on a phone, separated by a space from 600 px. */
-export function SummaryLines({ parts }: { parts: readonly string[] }) {
-  return parts.map((part, index) => (
-    <Box key={index} component="span" sx={{ display: { xs: 'block', sm: 'inline' } }}>
-      {index > 0 && ' '}
-      {part}
-    </Box>
-  ));
 }

@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useDeferredValue } from 'react';
 import { DocumentTitle } from '../../../components/document-title';
+import { LinesOnAPhone } from '../../../components/lines-on-a-phone';
 import { DashboardScreen, useDashboardWindow } from '../../../features/dashboard/components/dashboard-screen';
 import { RenewalReportButton } from '../../../features/renewal-report/components/renewal-report-button';
 import { useCurrentUser } from '../../../lib/auth-store';
@@ -24,19 +25,20 @@ export default function DashboardRoute() {
           <Typography component="h1" variant="h4">
             Tableau de bord
           </Typography>
-          {/* The greeting and the welcome: a line each on a phone, so that neither is a larger paint
-              than the title of the page's frame (decision 017's addition). */}
+          {/* The greeting and the welcome: a line each on a phone (LinesOnAPhone). */}
           <Typography color="textSecondary" sx={{ mt: 0.5 }}>
-            {user && <Box component="span" sx={{ display: { xs: 'block', sm: 'inline' } }}>{`Bonjour ${user.firstName}, `}</Box>}
-            <Box component="span" sx={{ display: { xs: 'block', sm: 'inline' } }}>
-              {organization ? (
-                <>
-                  bienvenue dans l&apos;espace de <strong>{organization.title}</strong>.
-                </>
-              ) : (
-                'bienvenue sur FlotteAssur.'
-              )}
-            </Box>
+            <LinesOnAPhone
+              parts={[
+                user && `Bonjour ${user.firstName},`,
+                organization ? (
+                  <>
+                    bienvenue dans l&apos;espace de <strong>{organization.title}</strong>.
+                  </>
+                ) : (
+                  'bienvenue sur FlotteAssur.'
+                ),
+              ]}
+            />
           </Typography>
         </Box>
         {organization && (
