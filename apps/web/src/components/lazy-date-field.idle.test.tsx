@@ -1,6 +1,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../test/render';
+import { withPointer } from '../test/media';
 
 /** A fresh copy of the module (its "already loaded" state is per module instance). */
 async function freshLazyDateField() {
@@ -9,7 +10,7 @@ async function freshLazyDateField() {
 }
 
 function pointer(fine: boolean) {
-  vi.stubGlobal('matchMedia', (query: string) => ({ matches: fine && query.includes('pointer: fine'), media: query, addEventListener() {}, removeEventListener() {} }));
+  withPointer(fine ? 'fine' : 'coarse');
   vi.stubGlobal('requestIdleCallback', (callback: () => void) => window.setTimeout(callback, 0));
   vi.stubGlobal('cancelIdleCallback', (handle: number) => window.clearTimeout(handle));
 }

@@ -10,6 +10,7 @@ import { renderWithProviders } from '../../test/render';
 import { snackbar } from '../snackbar/snackbar';
 import { SnackbarHost } from '../snackbar/snackbar-host';
 import { RecordDocuments } from './record-documents';
+import { withPointer } from '../../test/media';
 
 const CLAIM = '3b9f6c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f';
 const CONSTAT = '7f2e0d6a-4b3c-4e5d-9fa0-9b8c7d6e5f4a';
@@ -41,10 +42,6 @@ function renderSection(props: Partial<Parameters<typeof RecordDocuments>[0]> = {
   );
 }
 
-/** A phone's screen (or a touch one): MUI's useMediaQuery reads window.matchMedia. */
-function onPhone() {
-  vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('pointer: coarse'), media: query, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }));
-}
 
 beforeEach(() => {
   authStore.setSession('token', makeUser({ roles: ['USER'] }));
@@ -112,7 +109,7 @@ describe('<RecordDocuments />', () => {
   });
 
   it('offers « Prendre une photo » on a phone: the camera, images only', async () => {
-    onPhone();
+    withPointer('coarse');
     mockFetch([attachmentsRoute([[constat]])]);
     const { container } = renderSection();
     expect(screen.getByRole('button', { name: 'Prendre une photo' })).toBeInTheDocument();
@@ -174,7 +171,7 @@ describe('<RecordDocuments />', () => {
   });
 
   it('is read-only for an archived record: files listed, previewed and downloaded, never added or taken off', async () => {
-    onPhone();
+    withPointer('coarse');
     mockFetch([attachmentsRoute([[constat, photo]])]);
     renderSection({ readOnly: true });
     expect(await screen.findByText('Photo avant.jpg')).toBeInTheDocument();

@@ -1,10 +1,11 @@
 import Button from '@mui/material/Button';
 import { configure, getDefaultNormalizer, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/render';
 import type { RegisterColumn } from './register-cells';
 import { RegisterTable, type RegisterTableProps } from './register-table';
+import { onAPhone } from '../../test/media';
 
 // Role queries are slow in jsdom, more so when every test file runs at once.
 configure({ asyncUtilTimeout: 4000 });
@@ -192,31 +193,11 @@ describe('<RegisterTable />', () => {
   });
 });
 
-/** Every media query matches: useMediaQuery's `down('sm')` says phone (jsdom has no matchMedia). */
-function asAPhone() {
-  Object.defineProperty(window, 'matchMedia', {
-    configurable: true,
-    value: (query: string) => ({
-      matches: true,
-      media: query,
-      onchange: null,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      dispatchEvent: () => false,
-    }),
-  });
-}
-
+// vitest's unstubGlobals puts jsdom back (no matchMedia: "desktop") after each test.
 describe('<RegisterTable /> on a phone', () => {
-  afterEach(() => {
-    // jsdom has no matchMedia: back to "desktop".
-    Reflect.deleteProperty(window, 'matchMedia');
-  });
 
   it('lists cards titled by the row name, with a sort menu', async () => {
-    asAPhone();
+    onAPhone();
     const ui = userEvent.setup();
     const { onSortChange } = renderTable({ rowActions: () => [{ label: 'Voir', onClick: () => undefined }] });
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
@@ -232,7 +213,7 @@ describe('<RegisterTable /> on a phone', () => {
   });
 
   it('titles a card by getCardTitle when given, the link keeping the row’s whole name', () => {
-    asAPhone();
+    onAPhone();
     renderTable({ getCardTitle: (row) => row.name.split(' ')[0]! });
     const cards = within(screen.getByRole('list', { name: 'Liste des essais' })).getAllByRole('listitem');
     const heading = within(cards[0]!).getByRole('heading', { level: 2 });

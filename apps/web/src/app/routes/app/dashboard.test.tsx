@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addDays, addMonths } from '../../../features/dashboard/utils/dashboard-window';
 import { authStore } from '../../../lib/auth-store';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
@@ -8,6 +8,7 @@ import { makeUser } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { HalfDifferenceListSchema, todayIso, TopDriversSchema } from '@flotte/contract';
 import DashboardRoute from './dashboard';
+import { onAPhone } from '../../../test/media';
 
 const today = todayIso();
 const start = addMonths(today, -6);
@@ -130,7 +131,7 @@ describe('/dashboard', () => {
     });
 
     it('are cards on a phone, each figure with its label: nothing scrolls sideways', async () => {
-      vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+      onAPhone();
       mockFetch(tableRoutes());
       renderDashboard();
       const list = await screen.findByRole('list', { name: 'Demi-différence par période' });

@@ -9,6 +9,7 @@ import { makeUser } from '../../../test/fixtures';
 import { apiErrorBody, mockFetch } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/render';
 import { ImportsSection } from './imports-section';
+import { onAPhone } from '../../../test/media';
 
 const COMMITTED_ID = '0b6f3a52-6c7e-4d51-9d0a-2f1f4f0f0a11';
 const REVERTED_ID = '0b6f3a52-6c7e-4d51-9d0a-2f1f4f0f0a12';
@@ -129,7 +130,7 @@ describe('<ImportsSection />', () => {
   });
 
   it('on a phone, shows each import as a card with its figures labelled', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    onAPhone();
     mockFetch([{ path: '/api/import', body: { data: IMPORTS.slice(0, 1) } }]);
     renderSection();
     const list = await screen.findByRole('list', { name: 'Historique des imports' });

@@ -9,6 +9,7 @@ import { makeUser } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import { defaultValues, parseFrenchNumber } from './indicator-form-dialog';
 import { IndicatorsSection } from './indicators-section';
+import { onAPhone } from '../../../test/media';
 
 // Every stubbed answer is parsed by the contract: a stub must be a valid answer of the API.
 const PERIODS: Indicator[] = IndicatorListSchema.parse([
@@ -45,7 +46,7 @@ describe('<IndicatorsSection />', () => {
   });
 
   it('on a phone, shows each period as a card with its figures under it, and keeps its actions', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    onAPhone();
     mockFetch([{ path: '/api/indicators', body: PERIODS }]);
     renderSection(['ADMIN']);
     const list = await screen.findByRole('list', { name: "Périodes d'assurance" });

@@ -1,13 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type InsuranceIntermediary, todayIso } from '@flotte/contract';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
 import { makeUser } from '../../../test/fixtures';
 import { apiErrorBody, mockFetch, type MockRoute } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/render';
 import { IntermediarySection } from './intermediary-section';
+import { onAPhone } from '../../../test/media';
 
 const demo: InsuranceIntermediary = {
   uuid: 'd0000000-0000-4000-8000-000000000002',
@@ -59,7 +60,7 @@ describe('<IntermediarySection />', () => {
   });
 
   it('on a phone, shows the history as cards, each field with its label, and no table', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    onAPhone();
     mockFetch(routes(demo, [demo, former]));
     renderSection(['USER']);
     const list = await screen.findByRole('list', { name: 'Historique des intermédiaires' });
