@@ -20,6 +20,7 @@ import { BadRequestError, ConflictError, TooManyRequestsError, UnauthorizedError
 import type { FailureStore } from '../../lib/failure-limiter.js';
 import { DEFAULT_LOGIN_LIMITS, LoginLimits, type LoginLimitsOptions, tooManyAttemptsMessage } from '../../lib/login-limits.js';
 import { hashRefreshToken as sha256 } from '../../lib/tokens.js';
+import { securityEvent } from '../../plugins/request-log.js';
 import { revokeUserFamilies } from './auth.repository.js';
 import * as repo from './totp.repository.js';
 
@@ -200,12 +201,20 @@ export function createTotpService(db: Database, options: TotpServiceOptions) {
      * challenge serves once; a wrong code leaves it for another try, within the login limits.
      */
     async passChallenge(body: { challenge: string; code?: string; recoveryCode?: string; rememberDevice?: boolean }, ip: string): Promise<PassedChallenge> {
+      // A refused second step is a failed login (plugins/request-log.ts), with the user the challenge names.
+      const failed = (reason: string, userUuid: string | null) => securityEvent('login.failed', { userUuid, organizationUuid: null, reason });
       const row = await readSystem(db, (tx) => repo.findLiveChallenge(tx, sha256(body.challenge)));
-      if (!row) throw new UnauthorizedError(LOGIN_CHALLENGE_EXPIRED_MESSAGE);
+      if (!row) {
+        failed('challenge-expired', null);
+        throw new UnauthorizedError(LOGIN_CHALLENGE_EXPIRED_MESSAGE);
+      }
       const { userUuid } = row;
       if (row.mode === 'setup' && body.code === undefined) {
+        failed('wrong-second-factor', userUuid);
         throw codeError('recoveryCode', 'Configurez d’abord la double authentification avec le code de votre application.');
       }
+      const reasonOf = (error: unknown) =>
+        error instanceof TooManyRequestsError ? 'too-many-attempts' : error instanceof UnauthorizedError ? 'challenge-expired' : 'wrong-second-factor';
       return guarded(
         userUuid,
         ip,
@@ -224,7 +233,10 @@ export function createTotpService(db: Database, options: TotpServiceOptions) {
           return { userUuid, recoveryCodes, device };
         },
         proofRefusal(body),
-      );
+      ).catch((error: unknown) => {
+        failed(reasonOf(error), userUuid);
+        throw error;
+      });
     },
 
     async status(userUuid: string): Promise<TotpStatus> {

@@ -6,14 +6,20 @@ import { CSRF_HEADER, CSRF_HEADER_VALUE, LOGIN_CHALLENGE_EXPIRED_MESSAGE, TOTP_C
 import { environments, environmentUsers } from '../../db/schema/environments.js';
 import { loginChallenges, refreshTokens, totpRecoveryCodes, trustedDevices, userTotp } from '../../db/schema/users.js';
 import { createEnvironment, createOrganization, createUser, linkUser } from '../../seed/factories.js';
-import { createTestApp, DEFAULT_TEST_PASSWORD, type TestContext } from '../../../test/test-app.js';
+import { captureLogLines, createTestApp, DEFAULT_TEST_PASSWORD, type LogLine, type TestContext } from '../../../test/test-app.js';
 import { DEVICE_COOKIE, REFRESH_COOKIE } from './auth.routes.js';
 
 let t: TestContext;
+// At info, the production level: the security events of the second step are read from it.
+const logs = captureLogLines<LogLine & { event?: string; reason?: string; userUuid?: string | null; method?: string }>();
 
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_URL: 'https://flotte.exemple.fr' });
+  t = await createTestApp({ PUBLIC_URL: 'https://flotte.exemple.fr', LOG_LEVEL: 'info' }, {}, logs.stream);
 });
+
+/** The security events one answer wrote (by its request id). */
+const eventsOf = (response: LightMyRequestResponse) =>
+  logs.lines.filter((line) => line.msg === 'security event' && line.reqId === response.headers['x-request-id']).map(({ event, reason, userUuid, method }) => ({ event, reason, userUuid, method }));
 
 afterAll(async () => {
   await t.close();
@@ -215,6 +221,23 @@ describe('two-factor sign-in: login', () => {
     expect((await secondStep({ challenge: next.challenge, code: await codeOf(user.secret, 1) })).statusCode).toBe(200);
   });
 
+  it('says each refused second step as a failed login naming the challenge’s user, and the passed one as a login', async () => {
+    const user = await withTotp();
+    const { challenge } = await challengeOf(user.email);
+    const wrong = await secondStep({ challenge, code: '000000' });
+    expect(wrong.statusCode).toBe(400);
+    // One event, not also an « access refused ».
+    expect(eventsOf(wrong)).toEqual([{ event: 'login.failed', reason: 'wrong-second-factor', userUuid: user.uuid, method: undefined }]);
+    const wrongRecovery = await secondStep({ challenge, recoveryCode: 'abcde-23456' });
+    expect(eventsOf(wrongRecovery)).toEqual([{ event: 'login.failed', reason: 'wrong-second-factor', userUuid: user.uuid, method: undefined }]);
+    const unknown = await secondStep({ challenge: 'x'.repeat(43), code: '000000' });
+    expect(unknown.statusCode).toBe(401);
+    expect(eventsOf(unknown)).toEqual([{ event: 'login.failed', reason: 'challenge-expired', userUuid: null, method: undefined }]);
+    const passed = await secondStep({ challenge, code: await codeOf(user.secret) });
+    expect(passed.statusCode).toBe(200);
+    expect(eventsOf(passed)).toEqual([{ event: 'login.succeeded', reason: undefined, userUuid: user.uuid, method: 'second-factor' }]);
+  });
+
   it('accepts each recovery code once', async () => {
     const user = await withTotp();
     const [first, second] = user.recoveryCodes as [string, string];
@@ -330,6 +353,7 @@ describe('two-factor sign-in: login', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json().message).toMatch(/Trop de tentatives/);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(eventsOf(refused)).toEqual([{ event: 'login.failed', reason: 'too-many-attempts', userUuid: user.uuid, method: undefined }]);
     expect((await totpRow(user.uuid))!.lastStep).toBeNull();
     // The password too is refused from that address; another address still gets in.
     expect((await login(user.email, { ip })).statusCode).toBe(429);
