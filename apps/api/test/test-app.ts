@@ -44,6 +44,11 @@ export function captureLogLines<T extends object = LogLine>(): { raw: string[]; 
   return { raw, lines, stream };
 }
 
+/** The security events (plugins/request-log.ts) one answer wrote, found by its request id. */
+export function securityEventsOf(lines: LogLine[], response: { headers: Record<string, unknown> }): LogLine[] {
+  return lines.filter((line) => line.msg === 'security event' && line.reqId === response.headers['x-request-id']);
+}
+
 export type TestDatabaseOptions = {
   maxWaitMs?: number;
   statementTimeoutMs?: number;

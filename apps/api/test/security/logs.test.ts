@@ -14,7 +14,7 @@ import {
 } from '../../src/seed/factories.js';
 import { multipartFiles } from '../multipart.js';
 import { type OpenApiOperation as Operation, type OpenApiSchema as Schema, openApiOperations } from '../openapi.js';
-import { captureLogLines, createTestApp, type LogLine, type TestContext } from '../test-app.js';
+import { captureLogLines, createTestApp, type LogLine, securityEventsOf, type TestContext } from '../test-app.js';
 
 /**
  * Issue 20, point 8: the logs hold no personal data and no secret, and the security events are
@@ -349,7 +349,7 @@ describe('security events, at info (the production level): event, user, organiza
   }, LONG);
   afterAll(() => t?.close());
 
-  const events = (response: LightMyRequestResponse) => logs.lines.filter((line) => line.msg === 'security event' && line.reqId === response.headers['x-request-id']);
+  const events = (response: LightMyRequestResponse) => securityEventsOf(logs.lines, response);
 
   /** The one event of a request, with the fields every event carries. */
   function theEvent(response: LightMyRequestResponse, event: string) {

@@ -19,6 +19,8 @@ export const SESSION_EXPIRED_MESSAGE = 'Session expirée, veuillez vous reconnec
 export const WRONG_CURRENT_PASSWORD_MESSAGE = 'Mot de passe actuel incorrect';
 
 export type IssuedSession = LoginSession & { refreshToken: string; refreshExpiresAt: Date };
+/** A sign-in proven by a link sent to the address (its confirmation, an invitation): the method of its login.succeeded. */
+type LinkSignIn = 'confirmation-link' | 'invitation-link';
 
 export type AuthServiceOptions = {
   /** Called when sessions end: the cached contexts of this process must go at once. */
@@ -116,7 +118,7 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
   }
 
   /** A login's session, said as a security event with the organization the user lands in. */
-  function signedIn(session: IssuedSession, method: 'password' | 'second-factor'): IssuedSession {
+  function signedIn(session: IssuedSession, method: 'password' | 'second-factor' | LinkSignIn): IssuedSession {
     const organizationUuid = session.user.currentOrganizationUser?.organization.uuid ?? null;
     securityEvent('login.succeeded', { userUuid: session.user.uuid, organizationUuid, method });
     return session;
@@ -155,8 +157,8 @@ export function createAuthService(db: Database, tokens: AccessTokens, options: A
       return signedIn(await signIn(credentials.uuid, userAgent), 'password');
     },
 
-    /** Opens a session for a user whose identity another proof settled (a confirmation or invitation link), as a login does. */
-    signIn,
+    /** Opens a session for a user whose identity another proof settled (a confirmation or invitation link), said as a login is. */
+    signInByLink: async (userUuid: string, userAgent: string | null, link: LinkSignIn) => signedIn(await signIn(userUuid, userAgent), link),
 
     /** The login's second step (a code, a recovery code, or the end of a required setup). */
     async loginWithTotp(body: LoginTotpBody, ip: string, userAgent: string | null = null) {

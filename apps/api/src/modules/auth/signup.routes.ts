@@ -74,7 +74,7 @@ export const signupRoutes: FastifyPluginAsyncZod<SignupRoutesOptions> = async (a
     async (request, reply) => {
       assertSameOrigin(request);
       const userUuid = await signup.confirm(request.body.token);
-      const session = await auth.signIn(userUuid, request.headers['user-agent'] ?? null);
+      const session = await auth.signInByLink(userUuid, request.headers['user-agent'] ?? null, 'confirmation-link');
       setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt);
       return { tokens: session.tokens, user: session.user };
     },

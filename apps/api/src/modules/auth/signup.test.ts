@@ -11,13 +11,15 @@ import {
 import { mailOutbox } from '../../db/schema/mail.js';
 import { emailConfirmationTokens, users } from '../../db/schema/users.js';
 import { createUser } from '../../seed/factories.js';
-import { createTestApp, DEFAULT_TEST_PASSWORD, type TestContext } from '../../../test/test-app.js';
+import { captureLogLines, createTestApp, DEFAULT_TEST_PASSWORD, securityEventsOf, type TestContext } from '../../../test/test-app.js';
 import { REFRESH_COOKIE } from './auth.routes.js';
 
 let t: TestContext;
+// At info, the production level: a confirmation's sign-in is a security event like a login's.
+const logs = captureLogLines();
 
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_URL: 'https://flotte.exemple.fr' });
+  t = await createTestApp({ PUBLIC_URL: 'https://flotte.exemple.fr', LOG_LEVEL: 'info' }, {}, logs.stream);
 });
 
 afterAll(async () => {
@@ -79,6 +81,9 @@ describe('signup', () => {
     const confirmed = await confirm(token);
     expect(confirmed.statusCode).toBe(200);
     expect(confirmed.json().user).toMatchObject({ email: 'lea.moreau@exemple.fr', currentOrganizationUser: null });
+    expect(securityEventsOf(logs.lines, confirmed)).toEqual([
+      expect.objectContaining({ event: 'login.succeeded', method: 'confirmation-link', userUuid: confirmed.json().user.uuid, organizationUuid: null }),
+    ]);
     const cookie = confirmed.cookies.find((c) => c.name === REFRESH_COOKIE);
     expect(cookie?.httpOnly).toBe(true);
     const me = await t.as(confirmed.json().tokens.access_token, { method: 'GET', url: '/api/auth/me' });

@@ -6,20 +6,19 @@ import { CSRF_HEADER, CSRF_HEADER_VALUE, LOGIN_CHALLENGE_EXPIRED_MESSAGE, TOTP_C
 import { environments, environmentUsers } from '../../db/schema/environments.js';
 import { loginChallenges, refreshTokens, totpRecoveryCodes, trustedDevices, userTotp } from '../../db/schema/users.js';
 import { createEnvironment, createOrganization, createUser, linkUser } from '../../seed/factories.js';
-import { captureLogLines, createTestApp, DEFAULT_TEST_PASSWORD, type LogLine, type TestContext } from '../../../test/test-app.js';
+import { captureLogLines, createTestApp, DEFAULT_TEST_PASSWORD, securityEventsOf, type TestContext } from '../../../test/test-app.js';
 import { DEVICE_COOKIE, REFRESH_COOKIE } from './auth.routes.js';
 
 let t: TestContext;
 // At info, the production level: the security events of the second step are read from it.
-const logs = captureLogLines<LogLine & { event?: string; reason?: string; userUuid?: string | null; method?: string }>();
+const logs = captureLogLines();
 
 beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL: 'https://flotte.exemple.fr', LOG_LEVEL: 'info' }, {}, logs.stream);
 });
 
 /** The security events one answer wrote (by its request id). */
-const eventsOf = (response: LightMyRequestResponse) =>
-  logs.lines.filter((line) => line.msg === 'security event' && line.reqId === response.headers['x-request-id']).map(({ event, reason, userUuid, method }) => ({ event, reason, userUuid, method }));
+const eventsOf = (response: LightMyRequestResponse) => securityEventsOf(logs.lines, response).map(({ event, reason, userUuid, method }) => ({ event, reason, userUuid, method }));
 
 afterAll(async () => {
   await t.close();

@@ -67,7 +67,7 @@ export const invitationsRoutes: FastifyPluginAsyncZod<InvitationsRoutesOptions> 
     async (request, reply) => {
       assertSameOrigin(request);
       const userUuid = await invitations.acceptAsNewUser(request.body);
-      const session = await auth.signIn(userUuid, request.headers['user-agent'] ?? null);
+      const session = await auth.signInByLink(userUuid, request.headers['user-agent'] ?? null, 'invitation-link');
       setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt);
       return reply.status(201).send({ tokens: session.tokens, user: session.user });
     },

@@ -6,12 +6,14 @@ import { mailOutbox } from '../../db/schema/mail.js';
 import { organizationInvitations, organizationUsers } from '../../db/schema/organizations.js';
 import { users } from '../../db/schema/users.js';
 import { createInvitation, createOrganization, createUser, linkUser } from '../../seed/factories.js';
-import { createTestApp, type TestContext } from '../../../test/test-app.js';
+import { captureLogLines, createTestApp, securityEventsOf, type TestContext } from '../../../test/test-app.js';
 import { REFRESH_COOKIE } from '../auth/auth.routes.js';
 import { ACCOUNT_EXISTS_MESSAGE, ALREADY_MEMBER_MESSAGE, INVITATION_NOT_FOUND_MESSAGE } from './invitations.service.js';
 
 // Invitations by e-mail (decision 034): the administrators' calls, then the link's.
 let t: TestContext;
+// At info, the production level: an invitation's sign-in is a security event like a login's.
+const logs = captureLogLines();
 let alpha: { uuid: string };
 let beta: { uuid: string };
 let adminAlpha: { uuid: string };
@@ -20,7 +22,7 @@ const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 const PASSWORD = 'Une phrase bien à moi 2026';
 
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_URL: 'https://flotte.exemple.fr' });
+  t = await createTestApp({ PUBLIC_URL: 'https://flotte.exemple.fr', LOG_LEVEL: 'info' }, {}, logs.stream);
   await t.seed(async (tx) => {
     alpha = await createOrganization(tx, { title: 'Transports Alpha' });
     beta = await createOrganization(tx, { title: 'Logistique Bêta' });
@@ -254,6 +256,9 @@ describe('the link: check and accept as a new user', () => {
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(body.user).toMatchObject({ email, firstName: 'Léa', lastName: 'Roux', roles: ['ADMIN'], cguAcceptedVersion: CGU_VERSION, currentOrganizationUser: { organization: { uuid: alpha.uuid } } });
+    expect(securityEventsOf(logs.lines, response)).toEqual([
+      expect.objectContaining({ event: 'login.succeeded', method: 'invitation-link', userUuid: body.user.uuid, organizationUuid: alpha.uuid }),
+    ]);
     expect(response.cookies.find((c) => c.name === REFRESH_COOKIE)).toBeTruthy();
     // The access token works, and the new member sees its organization's members.
     const members = await call(body.tokens.access_token, { method: 'GET', url: `/api/organization-user?organization=${alpha.uuid}` });
