@@ -52,6 +52,7 @@ import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandlers } from './plugins/error-handler.js';
 import { healthRoutes, type ReadinessCheck } from './plugins/health.js';
 import { loggerOptions, registerRequestLog, requestIdGenerator } from './plugins/request-log.js';
+import { registerIdempotency } from './plugins/idempotency.js';
 import { registerRouteAccess } from './plugins/route-access.js';
 import { registerSecurityHeaders, securityHeadersFor } from './plugins/security-headers.js';
 import { registerSwagger } from './plugins/swagger.js';
@@ -151,6 +152,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.setSerializerCompiler((route) => serializeSharedPagesOnce(serializerCompiler(route as Parameters<typeof serializerCompiler>[0])));
   app.decorate('db', database.db);
   app.decorate('databaseKind', database.kind);
+  // Before any route too: the routes declaring config.idempotent honour Idempotency-Key (decision 050).
+  registerIdempotency(app);
   const storage = await createStorage(config.storage);
   app.decorate('storage', storage);
   app.addHook('onClose', async () => storage.close());

@@ -100,3 +100,11 @@ export const DOCUMENT_FILES_PER_UPLOAD = 20;
  * the logged layout reads it, and must not bring zod with it (issue 10).
  */
 export const CGU_VERSION = '2026-11-26';
+
+/**
+ * The `Idempotency-Key` request header (decision 050) and the header of an answer replayed from
+ * it. Here, not in idempotency.ts: the web's API client sends it without bringing zod.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;

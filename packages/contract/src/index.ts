@@ -42,3 +42,4 @@ export * from './alerts.js';
 export * from './surveys.js';
 export * from './audit-log.js';
 export * from './billing.js';
+export * from './idempotency.js';

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type SQL, sql } from 'drizzle-orm';
 import { APP_ROLE, type Database, fairShareOf, scopedReadsOf, SYSTEM_ROLE } from './client.js';
 import { actorSetting, currentActor } from './actor.js';
@@ -47,13 +48,38 @@ function inTurn<T>(db: Database, key: string, fn: () => Promise<T>): Promise<T> 
 /** What each open write transaction runs once it has committed (afterCommit). */
 const committedHooks = new WeakMap<object, (() => void)[]>();
 
+/**
+ * A write to make in the first tenant transaction of one organization that the work running now
+ * commits, in that transaction: a request's Idempotency-Key says « its change committed » atomically
+ * with the change (lib/idempotency.ts, decision 050). Used once, then spent.
+ */
+export type CommitMark = { readonly organizationUuid: string; spent: boolean; write(tx: WriteTx): Promise<void> };
+const commitMarks = new AsyncLocalStorage<CommitMark>();
+
+/** Runs fn, and everything it starts, with mark: the first withTenant of its organization that commits writes it. */
+export function runWithCommitMark<T>(mark: CommitMark, fn: () => T): T {
+  return commitMarks.run(mark, fn);
+}
+
+/** Runs fn without the commit mark of the work that started it (a job a request's commit woke, the key's own writes). */
+export function runWithoutCommitMark<T>(fn: () => T): T {
+  return commitMarks.exit(fn);
+}
+
 /** A write transaction with its scope; its afterCommit hooks run once it has committed, never after a rollback. */
-async function writeTransaction<T>(db: Database, scope: SQL, fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+async function writeTransaction<T>(db: Database, scope: SQL, fn: (tx: WriteTx) => Promise<T>, organizationUuid?: string): Promise<T> {
   const hooks: (() => void)[] = [];
   const result = await db.transaction(async (tx) => {
     committedHooks.set(tx, hooks);
     await tx.execute(scope);
-    return fn(tx);
+    const value = await fn(tx);
+    const mark = organizationUuid === undefined ? undefined : commitMarks.getStore();
+    if (mark && !mark.spent && mark.organizationUuid === organizationUuid) {
+      await mark.write(tx);
+      // Spent once this commits; a rollback leaves it for the request's next transaction.
+      hooks.unshift(() => (mark.spent = true));
+    }
+    return value;
   });
   for (const hook of hooks) hook();
   return result;
@@ -76,7 +102,7 @@ export function afterCommit(tx: WriteTx, hook: () => void): boolean {
  * other organization's rows, even from a query that forgets its WHERE.
  */
 export function withTenant<T>(db: Database, organizationUuid: string, fn: (tx: WriteTx) => Promise<T>): Promise<T> {
-  return inTurn(db, organizationUuid, () => writeTransaction(db, tenantWriteScope(organizationUuid), fn));
+  return inTurn(db, organizationUuid, () => writeTransaction(db, tenantWriteScope(organizationUuid), fn, organizationUuid));
 }
 
 /**

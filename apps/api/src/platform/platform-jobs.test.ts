@@ -100,6 +100,8 @@ describe('the platform services in the app', () => {
         // Each morning, the documents to renew are raised for the alerts and e-mailed to the administrators (issue 14).
         { name: 'documents.expiry-notices', cron: '0 7 * * *' },
         { name: 'documents.purge-trash', cron: '45 3 * * *' },
+        // The Idempotency-Keys past their 24 h (decision 050).
+        { name: 'idempotency.sweep', cron: '7 * * * *' },
         // The imports' nightly cleanup of abandoned imports (modules/import, issue 13).
         { name: 'import.cleanup', cron: '15 3 * * *' },
         { name: 'mail.deliver', cron: '* * * * *' },

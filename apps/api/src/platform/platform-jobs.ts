@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Database } from '../db/client.js';
 import type { WriteTx } from '../db/scope.js';
 import type { BillingProvider } from './billing/billing.js';
+import { sweepIdempotencyKeys } from '../lib/idempotency.js';
 import { reportFleetUsage } from './billing/usage.js';
 import { defineJob, type JobKind, type Send } from './jobs/define-job.js';
 import type { Mailer } from './mail/mailer.js';
@@ -22,7 +23,8 @@ export type PlatformJobsDeps = { db: Database; mailer: Mailer; storage: ObjectSt
  * The platform's own background work, on the job queue (decisions 018, 019, 021): the outbox's
  * delivery every minute (and at once when a message is queued, see MailService), the purge of
  * old sent messages and the cleanup of temporary files, each once a night (Paris time); the
- * subscriptions' quantity reported from the fleets' active vehicles every morning (decision 044).
+ * subscriptions' quantity reported from the fleets' active vehicles every morning (decision 044);
+ * the Idempotency-Keys past their 24 h, every hour (decision 050).
  */
 export function platformJobs({ db, mailer, storage, logger, billing }: PlatformJobsDeps) {
   const mailDelivery = defineJob({
@@ -71,12 +73,24 @@ export function platformJobs({ db, mailer, storage, logger, billing }: PlatformJ
       if (report.updated + report.failed > 0) logger.info({ ...report }, 'facturation : véhicules actifs transmis');
     },
   });
+  const idempotencySweep = defineJob({
+    name: 'idempotency.sweep',
+    tenant: false,
+    payload: z.object({}),
+    // Every hour: a key is replayed for 24 h, then goes (decision 050).
+    schedule: '7 * * * *',
+    handler: async () => {
+      const removed = await sweepIdempotencyKeys(db);
+      if (removed > 0) logger.info({ removed }, 'clés d’idempotence expirées supprimées');
+    },
+  });
   return {
     mailDelivery,
     mailPurge,
     storageCleanup,
     billingUsage,
-    all: [mailDelivery, mailPurge, storageCleanup, billingUsage] as JobKind<unknown>[],
+    idempotencySweep,
+    all: [mailDelivery, mailPurge, storageCleanup, billingUsage, idempotencySweep] as JobKind<unknown>[],
   };
 }
 

@@ -64,7 +64,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ publicUrl: string | undefine
   app.post(
     '/stripe/checkout',
     {
-      config: { access: { roles: ['ADMIN'], scope: 'organization' } },
+      config: { access: { roles: ['ADMIN'], scope: 'organization' }, idempotent: true },
       schema: {
         tags,
         summary: "Commence le paiement d'une offre (administrateur d'une organisation hors espace) : page Stripe ou page de paiement intégrée",
@@ -92,7 +92,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ publicUrl: string | undefine
   app.post(
     '/stripe/checkout/:sessionId/pay',
     {
-      config: { access: { roles: ['ADMIN'], scope: 'organization' } },
+      config: { access: { roles: ['ADMIN'], scope: 'organization' }, idempotent: true },
       schema: {
         tags,
         summary: 'Paie sur la page de paiement intégrée (fournisseur intégré seulement, sans Stripe)',

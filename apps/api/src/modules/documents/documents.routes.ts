@@ -127,7 +127,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
     app.post(
       `${path}/:uuid/documents`,
       {
-        config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
+        config: { access: { roles: EVERY_ROLE, scope: 'organization' }, idempotent: true },
         bodyLimit: uploadBodyLimit,
         schema: {
           tags: [tag],
@@ -236,7 +236,7 @@ export const documentsRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asy
   app.post(
     '/document/upload',
     {
-      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' }, idempotent: true },
       // Streamed to the storage file by file: the body limit only bounds one request's files.
       bodyLimit: uploadBodyLimit,
       schema: {

@@ -57,7 +57,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
   app.post(
     '/import/:entity/preview',
     {
-      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' }, idempotent: true },
       // The file is read whole: the route's body limit is the file's (20 MB) plus the multipart envelope.
       bodyLimit: IMPORT_LIMITS.maxBytes + 64 * 1024,
       schema: {
@@ -105,7 +105,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
   app.post(
     '/import/:importId/commit',
     {
-      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' }, idempotent: true },
       schema: {
         tags,
         summary: 'Applique toutes les lignes valides en une transaction (au-delà de 5 000 lignes, en tâche de fond : 202, suivre GET /import/{importId})',
@@ -125,7 +125,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
   app.post(
     '/import/:importId/revert',
     {
-      config: { access: { roles: EVERY_ROLE, scope: 'organization' } },
+      config: { access: { roles: EVERY_ROLE, scope: 'organization' }, idempotent: true },
       schema: {
         tags,
         summary: "Annule un import dans les 24 h : supprime ce qu'il a créé, remet ce qu'il a modifié ou sorti, sauf les lignes modifiées depuis",

@@ -42,6 +42,7 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   claim_daily_totals: 'derived from the claims (dashboard rollup)',
   fleet_daily_movements: 'derived from the vehicles (dashboard rollup)',
   billing_events: "the payment provider's event log, bookkeeping of the processing, not the organization's data",
+  idempotency_keys: 'answers kept 24 h for retried requests (decision 050): a copy of what the other tables hold',
 };
 
 /** Columns never exported: search and sort keys derived from other columns, storage keys, token hashes. */

@@ -4,7 +4,7 @@ import { runAsNoOne } from '../../db/actor.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { holdsTurn } from '../../db/fair-share.js';
 import { observationsOf } from '../metrics/observations.js';
-import { afterCommit, type ReadTx, readSystem, readTenant, withSystem, withTenant, type WriteTx } from '../../db/scope.js';
+import { afterCommit, type ReadTx, readSystem, readTenant, runWithoutCommitMark, withSystem, withTenant, type WriteTx } from '../../db/scope.js';
 import { type JobKind, JobPayloadError, PermanentJobError, payloadIssues, type SendOptions } from './define-job.js';
 import { PgliteQueueSql, PostgresQueueSql, QUEUE_SCHEMA, sendInTransaction, type TrackedQueueSql } from './queue-sql.js';
 
@@ -250,8 +250,9 @@ export class JobQueue {
       const parsed = kind.schema.safeParse(job.data);
       if (!parsed.success) throw new PermanentJobError(new JobPayloadError(kind.name, payloadIssues(parsed.error)).message);
       const context = { payload: parsed.data, jobId: job.id, attempt, signal: controller.signal, send: this.send.bind(this), ...this.scopeOf(kind, parsed.data) };
-      // Without the actor of whichever request woke the worker: a job writes as the platform (decision 041).
-      const handled = runAsNoOne(() => kind.run(context));
+      // Without the actor of whichever request woke the worker: a job writes as the platform (decision 041),
+      // and its transactions carry nothing of that request's Idempotency-Key (decision 050).
+      const handled = runAsNoOne(() => runWithoutCommitMark(() => kind.run(context)));
       // A handler that ignores its signal is left behind: its job is failed (and retried) now.
       handled.catch(() => undefined);
       await new Promise<void>((resolve, reject) => {
