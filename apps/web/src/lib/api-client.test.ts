@@ -100,6 +100,25 @@ describe('api client', () => {
     expect(refresh.credentials).toBe('include');
   });
 
+  it('sends a fresh Idempotency-Key with an action, the same when it is sent again after a refresh, none otherwise', async () => {
+    authStore.setToken('expired');
+    let commits = 0;
+    const { calls } = mockFetch([
+      { method: 'POST', path: '/api/import/1/commit', respond: () => (++commits === 1 ? { status: 401, body: apiErrorBody(401, 'Session expirée') } : { body: { ok: true } }) },
+      { method: 'POST', path: '/api/auth/refresh-token', body: { tokens: { access_token: 'fresh' } } },
+      { method: 'POST', path: '/api/import/1/validate', body: { ok: true } },
+    ]);
+    await api('/api/import/1/commit', { method: 'POST', body: {}, idempotent: true });
+    await api('/api/import/1/commit', { method: 'POST', body: {}, idempotent: true });
+    await api('/api/import/1/validate', { method: 'POST', body: {} });
+    const keys = calls.map((call) => [new URL(call.url).pathname, call.headers.get('idempotency-key')]);
+    expect(keys.map(([path]) => path)).toEqual(['/api/import/1/commit', '/api/auth/refresh-token', '/api/import/1/commit', '/api/import/1/commit', '/api/import/1/validate']);
+    expect(keys[0]![1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[2]![1]).toBe(keys[0]![1]);
+    expect(keys[3]![1]).not.toBe(keys[0]![1]);
+    expect(keys[4]![1]).toBeNull();
+  });
+
   it('shares one refresh between concurrent 401s', async () => {
     authStore.setToken('expired');
     const { calls } = mockFetch([

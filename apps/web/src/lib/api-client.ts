@@ -1,10 +1,11 @@
 // No zod at run time here (decision 015): this module is on every page's first load, the login's
 // included. The server validates each answer against the contract before sending it; the contract's
 // schemas check the answers again in development and in the web's tests only.
-import { CSRF_HEADER, CSRF_HEADER_VALUE, type ApiError as ErrorEnvelope, type RefreshResponse } from '@flotte/contract';
+import { CSRF_HEADER, CSRF_HEADER_VALUE, IDEMPOTENCY_KEY_HEADER, type ApiError as ErrorEnvelope, type RefreshResponse } from '@flotte/contract';
 import type { z } from 'zod';
 import { ApiError } from './api-error';
 import { authStore } from './auth-store';
+import { newIdempotencyKey } from './idempotency-key';
 import { notifySessionExpired } from './session-expiry';
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -22,6 +23,12 @@ export type ApiOptions<T> = {
   signal?: AbortSignal;
   /** Auth calls (login, logout) answer 401 themselves: no refresh-and-retry for them. */
   retryOnUnauthorized?: boolean;
+  /**
+   * A call that creates or applies something (an import's commit, a payment): it carries a fresh
+   * Idempotency-Key, the same when it is sent again after a refresh, so the API does it once
+   * (decision 050).
+   */
+  idempotent?: boolean;
 };
 
 const NETWORK_ERROR = 'Impossible de joindre le serveur. Vérifiez votre connexion puis réessayez.';
@@ -127,11 +134,12 @@ function currentRoute(): string {
  * again. Answers the response, whatever its status, except a final 401 (the session is over).
  */
 export async function authorizedFetch(path: string, options: Omit<ApiOptions<unknown>, 'schema'>, extraHeaders: Record<string, string> = {}): Promise<Response> {
-  const { method = 'GET', body, query, signal, retryOnUnauthorized = true } = options;
+  const { method = 'GET', body, query, signal, retryOnUnauthorized = true, idempotent = false } = options;
   const url = buildUrl(path, query);
+  const idempotency: Record<string, string> = idempotent ? { [IDEMPOTENCY_KEY_HEADER]: newIdempotencyKey() } : {};
 
   const attempt = () => {
-    const headers: Record<string, string> = { accept: 'application/json', [CSRF_HEADER]: CSRF_HEADER_VALUE, ...extraHeaders };
+    const headers: Record<string, string> = { accept: 'application/json', [CSRF_HEADER]: CSRF_HEADER_VALUE, ...idempotency, ...extraHeaders };
     const token = authStore.getState().token;
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';

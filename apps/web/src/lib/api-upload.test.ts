@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeXhr } from '../test/fake-xhr';
+import { mockFetch } from '../test/mock-fetch';
+import { authStore } from './auth-store';
 import { apiUpload, UPLOAD_FAILED } from './api-upload';
 import { ApiError } from './api-error';
 
@@ -25,5 +27,22 @@ describe('an upload refused by a server error', () => {
     fakeXhr({ status: 413, body: null, headers: { 'x-request-id': 'proxy-7f3e9a1c' } });
     const tooLarge = await apiUpload('/api/import', [file()], options).catch((e: unknown) => e);
     expect((tooLarge as ApiError).message).toBe('Le fichier est trop volumineux.');
+  });
+});
+
+describe('an upload’s Idempotency-Key (decision 050)', () => {
+  it('is fresh for each upload and the same when the upload is sent again after a refresh', async () => {
+    authStore.setToken('expired');
+    mockFetch([{ method: 'POST', path: '/api/auth/refresh-token', body: { tokens: { access_token: 'fresh' } } }]);
+    let calls = 0;
+    const xhr = fakeXhr(() => (++calls === 1 ? { status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Session expirée' } } : { status: 200, body: { ok: true } }));
+    await apiUpload('/api/document/upload', [file()], options);
+    await apiUpload('/api/document/upload', [file()], options);
+    const keys = xhr.requestHeaders.map((headers) => headers['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+    vi.unstubAllGlobals();
   });
 });

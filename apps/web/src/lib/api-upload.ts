@@ -1,7 +1,8 @@
-import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@flotte/contract';
+import { CSRF_HEADER, CSRF_HEADER_VALUE, IDEMPOTENCY_KEY_HEADER } from '@flotte/contract';
 import { isErrorEnvelope, refreshSession } from './api-client';
 import { ApiError } from './api-error';
 import { authStore } from './auth-store';
+import { newIdempotencyKey } from './idempotency-key';
 
 // Uploads go through XMLHttpRequest, not fetch: only it reports the upload's progress, which the
 // loading snackbar shows as a percent (imports, documents). Same headers, same refresh-and-retry
@@ -21,13 +22,14 @@ export type UploadOptions = {
 
 type Answer = { status: number; body: unknown; requestId: string | null };
 
-function send(path: string, files: readonly File[], { field, onProgress, signal }: UploadOptions): Promise<Answer> {
+function send(path: string, files: readonly File[], { field, onProgress, signal }: UploadOptions, idempotencyKey: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
     xhr.withCredentials = true;
     xhr.setRequestHeader('accept', 'application/json');
     xhr.setRequestHeader(CSRF_HEADER, CSRF_HEADER_VALUE);
+    xhr.setRequestHeader(IDEMPOTENCY_KEY_HEADER, idempotencyKey);
     const token = authStore.getState().token;
     if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
     xhr.upload.onprogress = (event) => {
@@ -53,11 +55,14 @@ function send(path: string, files: readonly File[], { field, onProgress, signal 
 
 /**
  * POSTs files as multipart/form-data to an API route and returns its JSON answer; a refusal is an
- * ApiError with the API's French message (its details per file included).
+ * ApiError with the API's French message (its details per file included). Each upload carries a
+ * fresh Idempotency-Key, the same when it is sent again after a refresh: the files are stored
+ * once (decision 050).
  */
 export async function apiUpload<T>(path: string, files: readonly File[], options: UploadOptions): Promise<T> {
-  let answer = await send(path, files, options);
-  if (answer.status === 401 && (await refreshSession())) answer = await send(path, files, options);
+  const key = newIdempotencyKey();
+  let answer = await send(path, files, options, key);
+  if (answer.status === 401 && (await refreshSession())) answer = await send(path, files, options, key);
   if (answer.status >= 200 && answer.status < 300) return answer.body as T;
   if (isErrorEnvelope(answer.body)) {
     const { statusCode, error, message, details = [], requestId } = answer.body;

@@ -9,6 +9,8 @@ type FakeAnswer = { status: number; body: unknown; headers?: Record<string, stri
 export function fakeXhr(reply: FakeAnswer | ((url: string) => FakeAnswer)) {
   const sent: FormData[] = [];
   const urls: string[] = [];
+  /** The request headers of each upload, in order. */
+  const requestHeaders: Record<string, string>[] = [];
   class FakeXhr {
     status = 0;
     responseText = '';
@@ -24,8 +26,11 @@ export function fakeXhr(reply: FakeAnswer | ((url: string) => FakeAnswer)) {
     open(_method: string, url: string) {
       this.url = url;
       urls.push(url);
+      requestHeaders.push({});
     }
-    setRequestHeader() {}
+    setRequestHeader(name: string, value: string) {
+      requestHeaders[requestHeaders.length - 1]![name.toLowerCase()] = value;
+    }
     private headers: Record<string, string> = {};
     getResponseHeader(name: string): string | null {
       return this.headers[name.toLowerCase()] ?? null;
@@ -44,6 +49,6 @@ export function fakeXhr(reply: FakeAnswer | ((url: string) => FakeAnswer)) {
     }
   }
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  return Object.assign(sent, { urls });
+  return Object.assign(sent, { urls, requestHeaders });
 }
 

@@ -56,14 +56,14 @@ export function useInvoices() {
 }
 
 export function useCreateCheckout() {
-  return useMutation({ mutationFn: (body: CheckoutBody) => api<Checkout>('/api/stripe/checkout', { method: 'POST', body }) });
+  return useMutation({ mutationFn: (body: CheckoutBody) => api<Checkout>('/api/stripe/checkout', { method: 'POST', body, idempotent: true }) });
 }
 
 /** The embedded checkout page's payment; the plan, the menu and the invoices are read again. */
 export function usePayEmbedded() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (sessionId: string) => api<Checkout>(`/api/stripe/checkout/${encodeURIComponent(sessionId)}/pay`, { method: 'POST' }),
+    mutationFn: (sessionId: string) => api<Checkout>(`/api/stripe/checkout/${encodeURIComponent(sessionId)}/pay`, { method: 'POST', idempotent: true }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: billingKeys.all }),
   });
 }

@@ -30,7 +30,7 @@ export const validateImport = (importId: string, body: ImportValidateBody) =>
 export type ImportCommitResult = ImportCounts & { importId: string; status: ImportSummary['status'] };
 
 export const commitImport = (importId: string, body: ImportCommitBody) =>
-  api<ImportCommitResult>(`/api/import/${importId}/commit`, { method: 'POST', body });
+  api<ImportCommitResult>(`/api/import/${importId}/commit`, { method: 'POST', body, idempotent: true });
 
 export const getImport = (importId: string) => api<ImportSummary>(`/api/import/${importId}`);
 
@@ -40,7 +40,7 @@ export async function downloadImportErrors(importId: string): Promise<void> {
   saveFile(blob, fileName ?? 'erreurs-import.csv');
 }
 
-export const revertImport = (importId: string) => api<ImportRevert>(`/api/import/${importId}/revert`, { method: 'POST' });
+export const revertImport = (importId: string) => api<ImportRevert>(`/api/import/${importId}/revert`, { method: 'POST', idempotent: true });
 
 /** The register an import writes to. */
 export const IMPORT_REGISTERS: Record<ImportEntity, RegisterName> = { driver: 'drivers', vehicule: 'vehicules', sinister: 'sinisters' };
