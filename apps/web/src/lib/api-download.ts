@@ -39,3 +39,14 @@ export function saveFile(blob: Blob, fileName: string) {
   // The download has started from the click; the object URL can go once the event loop turns.
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+/**
+ * Downloads a file the API makes and hands it to the browser under the server's file name, or
+ * `fallbackName` when the answer names none. Resolves with the server's name (null without one).
+ */
+export async function downloadFile(path: string, options: Parameters<typeof apiDownload>[1] & { fallbackName: string }): Promise<string | null> {
+  const { fallbackName, ...request } = options;
+  const { blob, fileName } = await apiDownload(path, request);
+  saveFile(blob, fileName ?? fallbackName);
+  return fileName;
+}

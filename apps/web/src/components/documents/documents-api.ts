@@ -10,7 +10,7 @@ import {
 } from '@flotte/contract';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api, authorizedFetch, toApiError } from '../../lib/api-client';
-import { apiDownload, saveFile } from '../../lib/api-download';
+import { downloadFile } from '../../lib/api-download';
 import { apiUpload } from '../../lib/api-upload';
 import { invalidateAfterWrite, queryKeys } from '../../lib/query-keys';
 
@@ -115,8 +115,7 @@ export async function uploadDocuments(target: UploadTarget, files: readonly File
 
 /** Saves a file under its name (the bearer cannot ride on a plain link). */
 export async function downloadDocument(doc: { uuid: string; name: string }): Promise<void> {
-  const { blob, fileName } = await apiDownload(`/api/document/${doc.uuid}/download`, { accept: '*/*' });
-  saveFile(blob, fileName ?? doc.name);
+  await downloadFile(`/api/document/${doc.uuid}/download`, { accept: '*/*', fallbackName: doc.name });
 }
 
 /** The bytes of an image's or a PDF's preview (to show through a blob URL). */

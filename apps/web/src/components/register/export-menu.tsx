@@ -1,6 +1,6 @@
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
-import { apiDownload, saveFile } from '../../lib/api-download';
+import { downloadFile } from '../../lib/api-download';
 import { snackbar } from '../snackbar/snackbar';
 import { AnchoredMenu } from './anchored-menu';
 
@@ -23,8 +23,7 @@ export function ExportMenu({ anchor, onClose, path, query, what }: ExportMenuPro
     onClose();
     const loading = snackbar.show({ type: 'loading', title: 'Export en cours', description: `Préparation du fichier : ${what}` });
     try {
-      const { blob, fileName } = await apiDownload(path, { accept: format.accept, query: { ...query, format: format.format } });
-      saveFile(blob, fileName ?? `export.${format.format}`);
+      const fileName = await downloadFile(path, { accept: format.accept, query: { ...query, format: format.format }, fallbackName: `export.${format.format}` });
       snackbar.show({ type: 'success', title: 'Export terminé', description: fileName ?? undefined });
     } catch (error) {
       snackbar.hide(loading);

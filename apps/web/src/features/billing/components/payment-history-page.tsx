@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { DocumentTitle } from '../../../components/document-title';
 import { ResponsiveTable } from '../../../components/responsive-table';
-import { apiDownload, saveFile } from '../../../lib/api-download';
+import { downloadFile } from '../../../lib/api-download';
 import { ApiError } from '../../../lib/api-error';
 import { formatDate, formatEuros } from '../../../lib/format';
 import { useInvoices } from '../api/billing-api';
@@ -21,8 +21,7 @@ function DownloadInvoice({ invoice }: { invoice: Invoice }) {
   const download = async () => {
     setFailed(false);
     try {
-      const { blob, fileName } = await apiDownload(invoice.pdfUrl!, { accept: 'application/pdf' });
-      saveFile(blob, fileName ?? `facture-${invoice.number ?? invoice.uuid}.pdf`);
+      await downloadFile(invoice.pdfUrl!, { accept: 'application/pdf', fallbackName: `facture-${invoice.number ?? invoice.uuid}.pdf` });
     } catch {
       setFailed(true);
     }

@@ -1,10 +1,10 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SnackbarHost } from '../../../components/snackbar/snackbar-host';
 import { authStore } from '../../../lib/auth-store';
 import { makeUser, ORG_A } from '../../../test/fixtures';
-import { mockFetch } from '../../../test/mock-fetch';
+import { apiErrorBody, mockFetch } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/render';
 import { OrganizationSection } from './organization-section';
 
@@ -51,6 +51,48 @@ describe('<OrganizationSection />', () => {
     authStore.setSession('token', makeUser({ roles: ['USER'] }));
     renderWithProviders(<OrganizationSection />);
     expect(screen.queryByRole('button', { name: /logo/ })).not.toBeInTheDocument();
+  });
+
+  it('lets an administrator download all the organization’s data as a ZIP under the server’s name; a refusal is said in French', async () => {
+    const ui = userEvent.setup();
+    const saved: string[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:donnees', revokeObjectURL: vi.fn() }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    authStore.setSession('token', makeUser({ roles: ['ADMIN'] }));
+    const zip = new TextEncoder().encode('PK\u0003\u0004');
+    let refuse = false;
+    const { calls } = mockFetch([
+      {
+        path: `/api/organization/${ORG_A.uuid}/export`,
+        respond: () =>
+          refuse
+            ? { status: 403, body: apiErrorBody(403, 'Accès refusé : réservé aux administrateurs de l’organisation.') }
+            : { body: zip, headers: { 'content-type': 'application/zip', 'content-disposition': `attachment; filename="Donnees-Transports-Martin-2026-11-27.zip"` } },
+      },
+    ]);
+    renderWithProviders(
+      <>
+        <OrganizationSection />
+        <SnackbarHost />
+      </>,
+    );
+    expect(screen.getByText(/demande d’accès \(RGPD\)/)).toBeInTheDocument();
+    await ui.click(screen.getByRole('button', { name: 'Exporter les données' }));
+    await waitFor(() => expect(saved).toEqual(['Donnees-Transports-Martin-2026-11-27.zip']));
+    const call = calls.find((c) => c.url.endsWith(`/api/organization/${ORG_A.uuid}/export`))!;
+    expect(call.headers.get('authorization')).toBe('Bearer token');
+    refuse = true;
+    await ui.click(screen.getByRole('button', { name: 'Exporter les données' }));
+    expect(await screen.findByText('Accès refusé : réservé aux administrateurs de l’organisation.')).toBeInTheDocument();
+    expect(saved).toHaveLength(1);
+  });
+
+  it('offers no data export to a plain user', () => {
+    authStore.setSession('token', makeUser({ roles: ['USER'] }));
+    renderWithProviders(<OrganizationSection />);
+    expect(screen.queryByRole('button', { name: 'Exporter les données' })).not.toBeInTheDocument();
   });
 
   it('says when no organization is selected', () => {

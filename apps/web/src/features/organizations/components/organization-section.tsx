@@ -1,11 +1,15 @@
+import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { bestRoleLabel } from '@flotte/contract';
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { FactList, SectionCard } from '../../../components/section-card';
 import { LogoField } from '../../../components/image-picker/logo-field';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { useCurrentUser } from '../../../lib/auth-store';
+import { downloadFile } from '../../../lib/api-download';
 import { removeOrganizationLogo, uploadOrganizationLogo } from '../../../lib/logos-api';
 import { isAdministrator } from '../../../lib/permissions';
 import { loadCurrentUser } from '../../../lib/session';
@@ -13,7 +17,8 @@ import { OrganizationAvatar } from '../../../components/organization-avatar';
 
 /**
  * What the current organization is: its name and logo, the broker's space it belongs to, and the
- * caller's role. Its administrators change or remove the logo here (decision 042).
+ * caller's role. Its administrators change or remove the logo here (decision 042) and download all
+ * its data (decision 049).
  */
 export function OrganizationSection() {
   const user = useCurrentUser();
@@ -57,6 +62,7 @@ export function OrganizationSection() {
               ['Votre rôle', bestRoleLabel(user.roles)],
             ]}
           />
+          {isAdministrator(user) && <DataExport organizationUuid={organization.uuid} />}
         </Box>
       ) : (
         <Typography variant="body2" color="textSecondary">
@@ -64,5 +70,30 @@ export function OrganizationSection() {
         </Typography>
       )}
     </SectionCard>
+  );
+}
+
+/** GET /api/organization/{uuid}/export: every row and file of the organization, as one ZIP (RGPD). */
+function DataExport({ organizationUuid }: { organizationUuid: string }) {
+  const [busy, setBusy] = useState(false);
+  async function download() {
+    setBusy(true);
+    try {
+      await downloadFile(`/api/organization/${organizationUuid}/export`, { accept: 'application/zip', fallbackName: 'Données de l’organisation.zip' });
+    } catch (error) {
+      snackbar.show({ type: 'error', title: 'Erreur', description: error instanceof Error && error.message ? error.message : 'L’export des données n’a pas pu être téléchargé.' });
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Box sx={{ display: 'grid', gap: 1, justifyItems: 'start' }}>
+      <Typography variant="body2" color="textSecondary">
+        Toutes les données de l’organisation — registres, documents et leurs fichiers, paramètres — dans une archive ZIP, pour les conserver ou répondre à une demande d’accès (RGPD).
+      </Typography>
+      <Button variant="outlined" startIcon={<FileDownloadOutlined />} loading={busy} loadingPosition="start" onClick={() => void download()}>
+        Exporter les données
+      </Button>
+    </Box>
   );
 }

@@ -2,7 +2,7 @@ import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { snackbar } from '../../../components/snackbar/snackbar';
-import { apiDownload, saveFile } from '../../../lib/api-download';
+import { downloadFile } from '../../../lib/api-download';
 
 export type RenewalReportButtonProps = {
   /** The dashboard's window (YYYY-MM-DD, both days included); the API's default when absent. */
@@ -22,8 +22,7 @@ export function RenewalReportButton({ startDate, endDate, isDeclared }: RenewalR
   async function download() {
     setBusy(true);
     try {
-      const { blob, fileName } = await apiDownload('/api/dashboard/renewal-report', { accept: 'application/pdf', query: { startDate, endDate, isDeclared } });
-      saveFile(blob, fileName ?? 'rapport-sinistralite.pdf');
+      await downloadFile('/api/dashboard/renewal-report', { accept: 'application/pdf', query: { startDate, endDate, isDeclared }, fallbackName: 'rapport-sinistralite.pdf' });
     } catch (error) {
       snackbar.show({ type: 'error', title: 'Erreur', description: error instanceof Error && error.message ? error.message : "Le rapport de sinistralité n'a pas pu être téléchargé" });
     } finally {

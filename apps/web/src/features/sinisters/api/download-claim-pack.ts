@@ -1,5 +1,5 @@
 import { snackbar } from '../../../components/snackbar/snackbar';
-import { apiDownload, saveFile } from '../../../lib/api-download';
+import { downloadFile } from '../../../lib/api-download';
 
 /**
  * « Télécharger le dossier »: the claim's pack (GET /api/sinister/{uuid}/pack, a ZIP of its
@@ -8,8 +8,7 @@ import { apiDownload, saveFile } from '../../../lib/api-download';
 export async function downloadClaimPack(sinister: { uuid: string }): Promise<void> {
   const loading = snackbar.show({ type: 'loading', title: 'Préparation du dossier…', description: 'Résumé du sinistre et pièces jointes' });
   try {
-    const { blob, fileName } = await apiDownload(`/api/sinister/${sinister.uuid}/pack`, { accept: 'application/zip' });
-    saveFile(blob, fileName ?? 'Sinistre.zip');
+    const fileName = await downloadFile(`/api/sinister/${sinister.uuid}/pack`, { accept: 'application/zip', fallbackName: 'Sinistre.zip' });
     snackbar.show({ type: 'success', title: 'Dossier téléchargé', description: fileName ?? undefined });
   } catch (error) {
     snackbar.hide(loading);
