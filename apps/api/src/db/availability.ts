@@ -24,6 +24,17 @@ export class DependencyUnavailableError extends Error {
   }
 }
 
+/**
+ * PostgreSQL did not answer a probe on a connection of its own while a query or a new connection
+ * waited (db/client.ts SilenceWatch): a network that drops everything, a frozen server.
+ */
+export class DatabaseSilentError extends Error {
+  constructor() {
+    super('database silent: no answer to a probe');
+    this.name = 'DatabaseSilentError';
+  }
+}
+
 /** Socket errors of a connection that cannot be made or was lost. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
 
@@ -52,6 +63,7 @@ export function databaseTroubleOf(error: unknown): DatabaseTrouble | null {
     seen.add(current);
     if (current instanceof OverloadedError) return { kind: 'overloaded', reason: 'no database turn in time' };
     if (current instanceof DependencyUnavailableError) return { kind: 'unavailable', reason: current.message };
+    if (current instanceof DatabaseSilentError) return { kind: 'unavailable', reason: 'database silent' };
     const { code, message, cause, errors } = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
     if (code === '57014') return { kind: 'overloaded', reason: 'statement timeout' };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || (/^[0-9A-Z]{5}$/.test(code) && unavailableSqlState(code)))) {

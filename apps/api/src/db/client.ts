@@ -20,6 +20,7 @@ import * as sinisters from './schema/sinisters.js';
 import * as users from './schema/users.js';
 import * as vehicules from './schema/vehicules.js';
 import { observationsOf } from '../platform/metrics/observations.js';
+import { DatabaseSilentError } from './availability.js';
 import { FairShare } from './fair-share.js';
 import { createScopedReadDatabase } from './scoped-reads.js';
 import { StatementEvents, timePgClient, timePglite, type StatementTiming } from './statement-timing.js';
@@ -59,6 +60,8 @@ export type DatabaseHandle = {
   pglite?: PGlite;
   /** Only for tests and benchmarks: the raw pg pool. */
   pool?: pg.Pool;
+  /** PostgreSQL only: tells a silent database from a slow query (SilenceWatch), for the other pools on it. */
+  silence?: SilenceWatch;
   /** PostgreSQL only: a drizzle database whose queries each carry their scope (db/scoped-reads.ts). */
   scopedReads?: Database;
   /** Every statement's name, duration and organization, for whoever subscribes (db/statement-timing.ts). */
@@ -99,17 +102,94 @@ function reportToMetrics(statements: StatementEvents, db: () => Database | undef
   });
 }
 
+/** How long a query or a new connection waits for its answer before the database is probed. */
+export const PROBE_AFTER_MS = 1_500;
+/** How long a probe's verdict serves the queries and connections that ask for one. */
+export const VERDICT_TTL_MS = 1_000;
+
 /**
- * Closes the client's connection when one of its queries gets no answer within `timeoutMs`.
+ * Tells a silent database (a network that drops every packet, a frozen server) from a slow query
+ * within a few seconds, where the statement timeout alone takes 17 s: a query or a new connection
+ * still waiting after PROBE_AFTER_MS asks for a probe — `SELECT 1` on the readiness connection,
+ * which gives up after READINESS_TIMEOUT_MS. No answer: the query's connection is closed (503
+ * at once, the pool drops it), the waiting connection is abandoned, and for VERDICT_TTL_MS new
+ * connections are refused at once rather than each waiting its 5 s. An answer: the slow query is
+ * only slow, and runs on to its statement timeout — unless it was sent before the database was
+ * heard again after a silence: its bytes may have been lost there, it is closed too. One probe at
+ * a time, its verdict shared.
+ */
+export class SilenceWatch {
+  private verdict: { answers: boolean; at: number } | undefined;
+  private probing: Promise<boolean> | undefined;
+  /**
+   * Before this instant, what was sent may have gone into the silence (and been lost there): from
+   * a silent verdict until the start of the next probe that was answered.
+   */
+  private trustedFrom = 0;
+
+  constructor(private readonly probe: () => Promise<void>) {}
+
+  /** Whether the database answers: the last verdict while fresh, otherwise a new probe. */
+  answers(): Promise<boolean> {
+    if (this.verdict && Date.now() - this.verdict.at < VERDICT_TTL_MS) return Promise.resolve(this.verdict.answers);
+    const started = Date.now();
+    this.probing ??= this.probe().then(
+      () => this.settle(true, started),
+      () => this.settle(false, started),
+    );
+    return this.probing;
+  }
+
+  /** The database was found silent a moment ago. */
+  get knownSilent(): boolean {
+    return this.verdict !== undefined && !this.verdict.answers && Date.now() - this.verdict.at < VERDICT_TTL_MS;
+  }
+
+  /** Whether something sent at `sentAt` and still unanswered may have been lost in a silence (its connection is not to be trusted). */
+  sentBeforeTrust(sentAt: number): boolean {
+    return sentAt < this.trustedFrom;
+  }
+
+  private settle(answers: boolean, probeStarted: number): boolean {
+    if (!answers) this.trustedFrom = Number.POSITIVE_INFINITY;
+    else if (this.trustedFrom === Number.POSITIVE_INFINITY) this.trustedFrom = probeStarted;
+    this.verdict = { answers, at: Date.now() };
+    this.probing = undefined;
+    return answers;
+  }
+}
+
+/**
+ * Closes the client's connection when one of its queries gets no answer within `timeoutMs` — or,
+ * with a watch, as soon as the database is found silent while the query waits (SilenceWatch).
  * node-postgres' own `query_timeout` fails the query but leaves it active on the connection, so
  * a transaction's ROLLBACK queues behind it and the pool later hands the connection out again.
  */
-function closeWhenSilent(client: pg.PoolClient, timeoutMs: number) {
+function closeWhenSilent(client: pg.PoolClient, timeoutMs: number, watch?: SilenceWatch) {
   const query = client.query.bind(client) as (...args: QueryArgs) => unknown;
+  const close = () => (client as unknown as { connection?: { stream: { destroy(): void } } }).connection?.stream.destroy();
   const watched = (...args: QueryArgs) => {
-    const timer = setTimeout(() => (client as unknown as { connection?: { stream: { destroy(): void } } }).connection?.stream.destroy(), timeoutMs);
+    const started = Date.now();
+    let finished = false;
+    // One timer per query: it probes every PROBE_AFTER_MS (with a watch), and closes at timeoutMs.
+    const tick = () => {
+      if (finished) return;
+      const left = timeoutMs - (Date.now() - started);
+      if (left <= 0 || !watch) return close();
+      void watch.answers().then((answers) => {
+        if (finished) return;
+        // Sent into a silence, a query may never be answered even once the database is back.
+        if (!answers || watch.sentBeforeTrust(started)) return close();
+        timer = setTimeout(tick, Math.min(PROBE_AFTER_MS, timeoutMs - (Date.now() - started)));
+        timer.unref();
+      });
+    };
+    let timer = setTimeout(tick, watch ? Math.min(PROBE_AFTER_MS, timeoutMs) : timeoutMs);
     timer.unref();
-    const done = () => clearTimeout(timer);
+    const done = () => {
+      finished = true;
+      clearTimeout(timer);
+    };
     const [config, values, callback] = args;
     const wrap = (cb: Callback): Callback => (error, result) => (done(), cb(error, result));
     if (typeof callback === 'function') return query(config, values, wrap(callback as Callback));
@@ -125,6 +205,19 @@ function closeWhenSilent(client: pg.PoolClient, timeoutMs: number) {
     return result;
   };
   client.query = watched as typeof client.query;
+}
+
+/**
+ * Another pool on the same database (the job queue's) guarded as the application's: a query with
+ * no answer within `timeoutMs`, or while the watch finds the database silent, closes its connection.
+ */
+export function closeSilentConnections(pool: pg.Pool, timeoutMs: number, watch: SilenceWatch | undefined): void {
+  pool.on('connect', (client) => {
+    // Closed under a checked-out client, the connection's error has no other listener: its query
+    // fails by itself, the process must not.
+    client.on('error', () => undefined);
+    closeWhenSilent(client, timeoutMs, watch);
+  });
 }
 
 /** How busy the database's connections are now (the metrics' gauges). */
@@ -155,8 +248,51 @@ class SelfReleasingPool extends pg.Pool {
   /** Told when a caller gave up waiting for a connection (connectionTimeoutMillis): the metrics. */
   onAcquireTimeout: () => void = () => undefined;
 
+  /** Set once the readiness pool exists: new connections to a silent database give up early. */
+  watch: SilenceWatch | undefined;
+
   private noteTimeout(error: unknown) {
     if (error instanceof Error && error.message.includes('timeout exceeded when trying to connect')) this.onAcquireTimeout();
+  }
+
+  /**
+   * A new connection to a database found silent gives up without waiting its 5 s: at once while
+   * the verdict is fresh, or when a probe made while it waits finds no answer. A connection that
+   * succeeds after its caller gave up goes back to the pool.
+   */
+  private connectWatched(): Promise<pg.PoolClient> {
+    const watch = this.watch;
+    if (watch?.knownSilent) return Promise.reject(new DatabaseSilentError());
+    const connecting = super.connect();
+    if (!watch) return connecting;
+    const started = Date.now();
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const tick = () => {
+        void watch.answers().then((answers) => {
+          if (settled) return;
+          if (!answers || watch.sentBeforeTrust(started)) {
+            settled = true;
+            reject(new DatabaseSilentError());
+          } else timer = setTimeout(tick, PROBE_AFTER_MS).unref();
+        });
+      };
+      let timer = setTimeout(tick, PROBE_AFTER_MS).unref();
+      connecting.then(
+        (client) => {
+          clearTimeout(timer);
+          if (settled) return client.release();
+          settled = true;
+          resolve(client);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          if (settled) return;
+          settled = true;
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
   }
 
   override connect(): Promise<pg.PoolClient>;
@@ -164,12 +300,16 @@ class SelfReleasingPool extends pg.Pool {
   override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
     // The callback form is pg.Pool#query's, which releases on error itself.
     if (callback) {
+      if (this.watch?.knownSilent) {
+        process.nextTick(() => callback(new DatabaseSilentError(), undefined, () => undefined));
+        return;
+      }
       return super.connect((err, client, done) => {
         if (err) this.noteTimeout(err);
         callback(err, client, done);
       });
     }
-    return super.connect().then((client) => {
+    return this.connectWatched().then((client) => {
       const release = client.release.bind(client);
       let released = false;
       const releaseOnce = (error?: Error | boolean) => {
@@ -234,7 +374,7 @@ export async function openPostgres(
     // transaction or a scoped read would otherwise crash the process. Its query fails (503) and
     // the pool drops it when it is released.
     client.on('error', (err) => (options.logger?.warn ?? options.logger?.error)?.call(options.logger, lost(err), 'PostgreSQL connection lost'));
-    closeWhenSilent(client, statementTimeoutMs + SILENT_CONNECTION_MARGIN_MS);
+    closeWhenSilent(client, statementTimeoutMs + SILENT_CONNECTION_MARGIN_MS, pool.watch);
     timePgClient(client, statements);
   });
   const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Database;
@@ -253,6 +393,9 @@ export async function openPostgres(
     options: `-c role=${APP_ROLE}`,
   });
   readiness.on('error', () => undefined);
+  pool.watch = new SilenceWatch(async () => {
+    await readiness.query('SELECT 1');
+  });
   readiness.on('connect', (client) => {
     client.on('error', () => undefined);
     // Out of the metrics: the readiness check is not the application's work.
@@ -265,6 +408,7 @@ export async function openPostgres(
       await Promise.all([pool.end(), readiness.end()]);
     },
     pool,
+    silence: pool.watch,
     scopedReads,
     statements,
     ping: async () => {

@@ -183,3 +183,37 @@ describe.runIf(testDb.kind === 'postgres')('PostgreSQL silent under the app (a n
     expect(Date.now() - back).toBeLessThan(5_000);
   });
 });
+
+describe.runIf(testDb.kind === 'postgres')('PostgreSQL silent under the app, with the default statement timeout (15 s)', () => {
+  let ctx: Awaited<ReturnType<typeof appThroughProxy>>;
+  beforeAll(async () => {
+    ctx = await appThroughProxy();
+  });
+  afterAll(async () => {
+    ctx.proxy.restore();
+    await ctx.t.close();
+    await ctx.proxy.close();
+  });
+
+  it('answers 503 within 5 s, not after the statement timeout, because a probe finds the database silent; a new connection then gives up at once', async () => {
+    const { proxy, requests } = ctx;
+    expect((await requests.drivers()).statusCode).toBe(200);
+    proxy.freeze();
+    // Queries sent on pooled connections: closed once the probe (1.5 s, then 2 s for SELECT 1) gets no answer.
+    const during = await Promise.all([timed(requests.drivers), timed(requests.drivers), timed(requests.login)]);
+    for (const { response, ms } of during) {
+      expect(response.statusCode).toBe(503);
+      expect(ms).toBeLessThan(5_000);
+    }
+    expectUnavailable(during[0]!.response);
+    // The verdict is fresh: a request that needs a new connection is refused without waiting.
+    const next = await timed(requests.drivers);
+    expectUnavailable(next.response);
+    expect(next.ms).toBeLessThan(1_000);
+    proxy.restore();
+    const back = Date.now();
+    await untilOk(requests.drivers, 5_000);
+    await untilOk(requests.ready, 5_000);
+    expect(Date.now() - back).toBeLessThan(5_000);
+  });
+});

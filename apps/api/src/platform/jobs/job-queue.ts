@@ -102,7 +102,7 @@ export class JobQueue {
     if (database.kind === 'pglite') return new PgliteQueueSql(database.pglite!, database.db, options.logger);
     const connectionString = database.pool?.options.connectionString;
     if (!connectionString) throw new Error('JobQueue: the PostgreSQL handle has no connection string');
-    return new PostgresQueueSql(connectionString, options.logger);
+    return new PostgresQueueSql(connectionString, options.logger, { silence: database.silence });
   }
 
   /** Adds kinds; before start() only (their queues are created at start). */

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { APP_ROLE, type Database, fairShareOf } from '../../db/client.js';
+import { APP_ROLE, closeSilentConnections, type Database, fairShareOf, SILENT_CONNECTION_MARGIN_MS, type SilenceWatch } from '../../db/client.js';
 import type { WriteTx } from '../../db/scope.js';
 
 /**
@@ -90,18 +90,20 @@ export abstract class TrackedQueueSql implements QueueSql {
   }
 }
 
+const QUEUE_STATEMENT_TIMEOUT_MS = 30_000;
+
 /** PostgreSQL: the queue's own pool, as the login role (the owner), not flotte_app. */
 export class PostgresQueueSql extends TrackedQueueSql {
   private readonly pool: pg.Pool;
 
-  constructor(connectionString: string, logger: Logger, options: { max?: number } = {}) {
+  constructor(connectionString: string, logger: Logger, options: { max?: number; silence?: SilenceWatch } = {}) {
     super(logger);
     this.pool = new pg.Pool({
       connectionString,
       max: options.max ?? 3,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
-      statement_timeout: 30_000,
+      statement_timeout: QUEUE_STATEMENT_TIMEOUT_MS,
       idle_in_transaction_session_timeout: 30_000,
       application_name: 'flotte-jobs',
     });
@@ -109,6 +111,9 @@ export class PostgresQueueSql extends TrackedQueueSql {
     // expected when the database restarts or the network cuts (the pool opens another): a warning
     // with the error's code, not the client object pg attaches to it.
     this.pool.on('error', (err: Error & { code?: string }) => logger.warn({ code: err.code, message: err.message }, 'PostgreSQL (file de tâches) : connexion perdue'));
+    // A statement sent into a silent network would wait forever (the server's timeout cannot
+    // reach it) and keep the queue, and /api/ready, unhealthy after the database is back.
+    closeSilentConnections(this.pool, QUEUE_STATEMENT_TIMEOUT_MS + SILENT_CONNECTION_MARGIN_MS, options.silence);
   }
 
   protected async run(text: string, values: unknown[] | undefined): Promise<Rows> {
