@@ -140,6 +140,10 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     // The support reference: a random id, or a trusted proxy's (plugins/request-log.ts).
     genReqId: requestIdGenerator(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // Fastify turns Node's request timeout off (0) and sets no socket timeout: a client trickling
+    // a body held its socket forever. Both bounds, checked every second (Node checks every 30 s).
+    requestTimeout: config.http.requestTimeoutMs,
+    http: { headersTimeout: config.http.headersTimeoutMs, requestTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: 1_000 },
     // Errors met before a route is found (a malformed URL, a path parameter too long, a request
     // Node's parser refuses): the same French envelope and headers as every answer (decision 013).
     frameworkErrors: frameworkErrorHandler(headersFor),

@@ -63,6 +63,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), SLOW_STATEMENT_MS: '3600000' })).toThrow(/SLOW_STATEMENT_MS: au plus 600000/);
   });
 
+  it('bounds a request\u2019s headers to 10 s and the whole request to 300 s by default; the headers never longer than the request', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 300_000 });
+    expect(loadConfig({ DATA_DIR: tmp(), HTTP_HEADERS_TIMEOUT_SECONDS: '4', HTTP_REQUEST_TIMEOUT_SECONDS: '7' }).http).toEqual({ headersTimeoutMs: 4_000, requestTimeoutMs: 7_000 });
+    expect(() => loadConfig({ DATA_DIR: tmp(), HTTP_HEADERS_TIMEOUT_SECONDS: '20', HTTP_REQUEST_TIMEOUT_SECONDS: '10' })).toThrow(/HTTP_HEADERS_TIMEOUT_SECONDS.*au plus HTTP_REQUEST_TIMEOUT_SECONDS \(10\)/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), HTTP_REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(ConfigError);
+  });
+
   it('uses no Redis by default; REDIS_URL takes a redis:// or rediss:// address, nothing else', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).redisUrl).toBeUndefined();
     expect(loadConfig({ DATA_DIR: tmp(), REDIS_URL: 'redis://127.0.0.1:6379/2' }).redisUrl).toBe('redis://127.0.0.1:6379/2');

@@ -85,6 +85,8 @@ const EnvSchema = z.object({
     .min(0, { error: 'attendu : un nombre de millisecondes positif ou nul' })
     .max(600_000, { error: 'au plus 600000 (10 minutes)' })
     .default(200),
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).int({ error: 'attendu : un nombre entier de secondes' }).min(1).max(300).default(10),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).int({ error: 'attendu : un nombre entier de secondes' }).min(1).max(3600).default(300),
   JOBS_WORKER: booleanString.default(true),
   JOBS_POLL_INTERVAL_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).min(0.5).max(60).default(2),
   S3_BUCKET: z
@@ -107,6 +109,10 @@ const EnvSchema = z.object({
     .optional(),
   DOCUMENTS_QUOTA_MB: z.coerce.number({ error: 'attendu : un nombre de Mo' }).positive({ error: 'attendu : un nombre de Mo positif' }).max(1024 * 1024).default(5 * 1024),
 }).superRefine((e, context) => {
+  // Node refuses a headers timeout longer than the request's: the headers are part of the request.
+  if (e.HTTP_HEADERS_TIMEOUT_SECONDS > e.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    context.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_SECONDS'], message: `au plus HTTP_REQUEST_TIMEOUT_SECONDS (${e.HTTP_REQUEST_TIMEOUT_SECONDS})` });
+  }
   // Stripe's key alone would take payments whose events (signed with the webhook secret) could never be applied.
   if ((e.STRIPE_SECRET_KEY === undefined) !== (e.STRIPE_WEBHOOK_SECRET === undefined)) {
     const missing = e.STRIPE_SECRET_KEY === undefined ? 'STRIPE_SECRET_KEY' : 'STRIPE_WEBHOOK_SECRET';
@@ -147,6 +153,12 @@ export type Config = Readonly<{
   authContextTtlMs: number;
   /** A statement slower than this is logged at warn with its name, duration and organization (decision 046). */
   slowStatementMs: number;
+  /**
+   * How long a client may take to send a request's headers, and the whole request (body included),
+   * before the server answers 408 and closes the connection: a client trickling bytes (slowloris)
+   * holds a socket for that long, not forever.
+   */
+  http: Readonly<{ headersTimeoutMs: number; requestTimeoutMs: number }>;
   /** Redis holding the limits shared by every API process (login failures); unset: PostgreSQL, or memory on the embedded database. */
   redisUrl: string | undefined;
   /** Background jobs (platform/jobs): whether this process runs them, how often an idle kind looks for work. */
@@ -238,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     authContextTtlMs: e.AUTH_CONTEXT_TTL_MS,
     slowStatementMs: e.SLOW_STATEMENT_MS,
+    http: Object.freeze({ headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_SECONDS * 1000, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_SECONDS * 1000 }),
     redisUrl: e.REDIS_URL,
     jobs: Object.freeze({ worker: e.JOBS_WORKER, pollIntervalSeconds: e.JOBS_POLL_INTERVAL_SECONDS }),
     storage: Object.freeze(

@@ -63,6 +63,21 @@ export class RangeNotSatisfiableError extends AppError {
   }
 }
 
+export const NO_SPACE_MESSAGE = "Plus de place sur le disque du serveur : le fichier n'a pas été enregistré. Réessayez plus tard ou prévenez l'administrateur.";
+
+/** The server's disk is full (ENOSPC, EDQUOT): nothing of the file is kept; the administrator must make room. */
+export class InsufficientStorageError extends AppError {
+  constructor(message = NO_SPACE_MESSAGE) {
+    super(507, message);
+  }
+}
+
+/** Whether an error is a full disk or an exhausted quota. */
+export function isNoSpace(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 export class TooManyRequestsError extends AppError {
   constructor(message: string, retryAfterSeconds: number) {
     super(429, message, undefined, { 'retry-after': String(retryAfterSeconds) });
@@ -87,6 +102,7 @@ export const HTTP_ERROR_NAMES: Record<number, string> = {
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 export const OVERLOADED_MESSAGE = 'Le service est très sollicité en ce moment : réessayez dans quelques secondes.';

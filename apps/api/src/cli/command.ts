@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isNoSpace } from '../errors.js';
 import { ExplainedError } from '../lib/explained-error.js';
 
 /** Maintenance commands (npm run backup / restore / import-backup): talk to the person running them. */
@@ -27,6 +28,10 @@ export function runCommand(main: () => Promise<void>): void {
     () => process.exit(0),
     (error: unknown) => {
       if (error instanceof ExplainedError) console.error(error.message);
+      else if (isNoSpace(error)) {
+        const where = (error as { path?: string }).path;
+        console.error(`Plus de place sur le disque${where ? ` (${where})` : ''} : la commande s'est arrêtée. Libérez de la place (ou choisissez un autre dossier), puis relancez-la.`);
+      }
       else console.error('Erreur inattendue :', error);
       process.exit(1);
     },

@@ -4,7 +4,7 @@ import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { NotFoundError, RangeNotSatisfiableError } from '../../errors.js';
+import { InsufficientStorageError, isNoSpace, NotFoundError, RangeNotSatisfiableError } from '../../errors.js';
 import {
   assertValidKey,
   assertValidLimit,
@@ -65,7 +65,8 @@ export class LocalDiskStorage implements ObjectStorage {
       // removed before that, the file would come back. Wait for the close, then remove.
       if (!out.closed) await once(out, 'close').catch(() => undefined);
       await rm(file, { force: true });
-      throw error;
+      // A full disk is no defect of the request: said in French (507), the half-written file removed above.
+      throw isNoSpace(error) ? new InsufficientStorageError() : error;
     }
     await syncFile(path.dirname(file));
     return { size: limit.bytes };

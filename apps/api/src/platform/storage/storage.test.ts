@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
-import { NotFoundError, PayloadTooLargeError, RangeNotSatisfiableError } from '../../errors.js';
+import { InsufficientStorageError, NotFoundError, PayloadTooLargeError, RangeNotSatisfiableError } from '../../errors.js';
 import { createLocalTestStorage, TEST_STORAGES, type TestStorage } from '../../../test/storage.js';
 import { S3Storage } from './s3-storage.js';
 import { InvalidObjectKeyError, type ObjectStorage } from './storage.js';
@@ -266,6 +266,21 @@ describe('local disk driver', () => {
       expect(readdirSync(t.directory)).toEqual(['media']);
       expect(readdirSync(`${t.directory}/media`)).toEqual([ORG]);
       expect(readdirSync(`${t.directory}/media/${ORG}`)).toEqual(['inside']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers a full disk with 507 and a French message, and leaves no file behind', async () => {
+    const t = await createLocalTestStorage();
+    try {
+      // /dev/full refuses every write with ENOSPC, as a full disk does.
+      mkdirSync(`${t.directory}/media/${ORG}`, { recursive: true });
+      symlinkSync('/dev/full', `${t.directory}/media/${ORG}/plein`);
+      const refused = t.storage.put(`${ORG}/plein`, Readable.from([Buffer.alloc(64 * 1024, 1)]), { maxBytes: 1024 * 1024 });
+      await expect(refused).rejects.toBeInstanceOf(InsufficientStorageError);
+      await expect(refused).rejects.toMatchObject({ statusCode: 507, message: expect.stringMatching(/^Plus de place sur le disque du serveur/) });
+      expect(readdirSync(`${t.directory}/media/${ORG}`)).toEqual([]);
     } finally {
       await t.close();
     }
