@@ -368,7 +368,8 @@ export type LoadResult = {
   statuses: Record<string, number>;
 };
 
-function summarize(result: autocannon.Result): LoadResult {
+/** An autocannon run as the tables show it (also read by the resilience suite's load, apps/api/test/resilience). */
+export function summarize(result: autocannon.Result): LoadResult {
   const statuses: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = (stat as { count: number }).count;
   return {
