@@ -6,6 +6,8 @@ import type { Tracing } from './platform/tracing/requested.js';
 import { seedDemoIfEmpty } from './seed/demo.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** How long, once stopping, a keep-alive connection may stay idle before it is closed. */
+const IDLE_CONNECTIONS_GRACE_MS = 1_000;
 
 /** The server's life: configuration, database, app, signals (server.ts starts tracing first). */
 export async function serve(tracing: Tracing | null) {
@@ -37,6 +39,14 @@ export async function serve(tracing: Tracing | null) {
     app.log.info({ signal }, 'arrêt en cours');
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
+    // Node's server.close() (in app.close()) destroys at once the keep-alive connections idle at
+    // that instant, with any request a client has just sent on one that this busy process has not
+    // read yet: the client gets a reset, not an answer. They stay open a moment instead: a request
+    // on one is answered 503 with `Connection: close` (Fastify while closing), which ends it; those
+    // still idle afterwards are closed (issue 20, test/resilience/shutdown.resilience.ts).
+    const closeIdleConnections = app.server.closeIdleConnections.bind(app.server);
+    app.server.closeIdleConnections = () => undefined;
+    setTimeout(closeIdleConnections, IDLE_CONNECTIONS_GRACE_MS).unref();
     void (async () => {
       await app.close();
       // Closes the database, then releases the embedded folder.
