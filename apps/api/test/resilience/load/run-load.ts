@@ -17,15 +17,22 @@ export function rssMb(pid: number): number {
   return Math.round(Number(match[1]) / 1024);
 }
 
-/** The server's memory: RSS, and from its metrics the V8 heap in use and the page cache (bounded: 2 000 pages, 64 MB). */
-export type Memory = { rssMb: number; heapUsedMb: number; pageCacheEntries: number; pageCacheMb: number };
+/** The server's memory: RSS, and from its metrics the V8 heap (in use, reserved), memory outside it, the page cache (bounded: 2 000 pages, 64 MB). */
+export type Memory = { rssMb: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; pageCacheEntries: number; pageCacheMb: number };
 
 export async function memory(origin: string, pid: number, metricsToken: string): Promise<Memory> {
   const rss = rssMb(pid);
   const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
   const gauge = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-  return { rssMb: rss, heapUsedMb: mb(gauge('nodejs_heap_size_used_bytes')), pageCacheEntries: gauge('flotte_page_cache_entries'), pageCacheMb: mb(gauge('flotte_page_cache_bytes')) };
+  return {
+    rssMb: rss,
+    heapUsedMb: mb(gauge('nodejs_heap_size_used_bytes')),
+    heapTotalMb: mb(gauge('nodejs_heap_size_total_bytes')),
+    externalMb: mb(gauge('nodejs_external_memory_bytes')),
+    pageCacheEntries: gauge('flotte_page_cache_entries'),
+    pageCacheMb: mb(gauge('flotte_page_cache_bytes')),
+  };
 }
 
 export type LoadRun = LoadResult & {
