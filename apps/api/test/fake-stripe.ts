@@ -1,16 +1,18 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type StripeCall = { method: string; path: string; form: Record<string, string> };
+export type StripeCall = { method: string; path: string; form: Record<string, string>; idempotencyKey: string | undefined };
 
 /**
  * A local HTTP server answering as the Stripe API does for the calls the Stripe provider makes
  * (decision 044): create and retrieve a Checkout session, update a subscription item. Every call
- * is recorded with its form-encoded body; `failNext` makes the next call answer Stripe's error.
+ * is recorded with its form-encoded body and its Idempotency-Key; a session created again with the
+ * same key is the first one, as at Stripe; `failNext` makes the next call answer Stripe's error.
  */
 export async function startFakeStripe() {
   const calls: StripeCall[] = [];
   const sessions = new Map<string, Record<string, unknown>>();
+  const sessionByKey = new Map<string, Record<string, unknown>>();
   let failNext = false;
   let counter = 0;
   const read = (request: IncomingMessage) =>
@@ -22,7 +24,8 @@ export async function startFakeStripe() {
   const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const form = Object.fromEntries(new URLSearchParams(request.method === 'GET' ? url.search : await read(request)));
-    calls.push({ method: request.method ?? 'GET', path: url.pathname, form });
+    const idempotencyKey = typeof request.headers['idempotency-key'] === 'string' ? request.headers['idempotency-key'] : undefined;
+    calls.push({ method: request.method ?? 'GET', path: url.pathname, form, idempotencyKey });
     const send = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++counter}` });
       response.end(JSON.stringify(body));
@@ -33,9 +36,12 @@ export async function startFakeStripe() {
       return send(400, { error: { type: 'invalid_request_error', message: 'No such subscription item' } });
     }
     if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+      const known = idempotencyKey ? sessionByKey.get(idempotencyKey) : undefined;
+      if (known) return send(200, known);
       const id = `cs_test_${++counter}`;
       const session = { id, object: 'checkout.session', mode: 'subscription', status: 'open', payment_status: 'unpaid', url: `https://checkout.stripe.com/c/pay/${id}`, metadata: {} };
       sessions.set(id, session);
+      if (idempotencyKey) sessionByKey.set(idempotencyKey, session);
       return send(200, session);
     }
     const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);

@@ -11,6 +11,18 @@ import { AppError } from '../errors.js';
  * hooks that run it for the routes declaring `config.idempotent` are plugins/idempotency.ts.
  */
 
+/**
+ * The key an outside service (the payment provider) receives for a request carrying
+ * `Idempotency-Key`: the caller's key made its own to the organization and user (two callers'
+ * equal keys stay apart), hashed to a fixed length. Null without a key. The service then creates
+ * one thing per key even when our record of the first call was lost to a crash.
+ */
+export function providerIdempotencyKey(request: { headers: Record<string, unknown> }, ctx: { organizationUuid: string | null; userUuid: string }, purpose: string): string | null {
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string' || !ctx.organizationUuid) return null;
+  return `flotte-${purpose}-${createHash('sha256').update(`${ctx.organizationUuid}\n${ctx.userUuid}\n${key}`).digest('hex')}`;
+}
+
 /** A key is kept this long after its first request, then swept. */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** A request holds its key this long, pushed back every third of it while it runs. */

@@ -14,6 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/route-schemas.js';
+import { providerIdempotencyKey } from '../../lib/idempotency.js';
 import * as service from './billing.service.js';
 import { EVERY_ROLE, PUBLIC_ACCESS } from '../../plugins/route-access.js';
 
@@ -72,7 +73,8 @@ export const billingRoutes: FastifyPluginAsyncZod<{ publicUrl: string | undefine
         response: { 201: CheckoutSchema, ...errorResponses(400, 401, 403, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.createCheckout(app.db, app.billing, request.ctx, request.body, baseUrl(request))),
+    async (request, reply) =>
+      reply.status(201).send(await service.createCheckout(app.db, app.billing, request.ctx, request.body, baseUrl(request), providerIdempotencyKey(request, request.ctx, 'checkout'))),
   );
 
   app.get(

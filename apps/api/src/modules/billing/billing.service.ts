@@ -140,7 +140,14 @@ async function toCheckout(db: Database, row: repo.CheckoutRow, state: { status: 
 }
 
 /** Starts a checkout for a plan: the provider's hosted page (Stripe) or the app's own page (embedded). */
-export async function createCheckout(db: Database, billing: BillingProvider, ctx: AuthContext, body: CheckoutBody, baseUrl: string): Promise<Checkout> {
+export async function createCheckout(
+  db: Database,
+  billing: BillingProvider,
+  ctx: AuthContext,
+  body: CheckoutBody,
+  baseUrl: string,
+  idempotencyKey: string | null = null,
+): Promise<Checkout> {
   const organizationUuid = requirePayer(ctx);
   const organization = await billingOf(db, organizationUuid);
   if (organization.environmentUuid) throw new ConflictError(`Votre organisation est facturée par son espace (${organization.environmentTitle ?? 'votre courtier'}) : aucun paiement à faire ici`);
@@ -162,6 +169,7 @@ export async function createCheckout(db: Database, billing: BillingProvider, ctx
     quantity,
     successUrl: `${baseUrl}/parameters/plans/confirmation`,
     cancelUrl: `${baseUrl}/parameters/plans`,
+    idempotencyKey,
   });
   const row = await withTenant(db, organizationUuid, (tx) =>
     repo.insertCheckout(tx, {

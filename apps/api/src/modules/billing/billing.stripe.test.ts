@@ -107,6 +107,29 @@ describe('checkout through Stripe (the package pointed at a local server answeri
     expect((await get(tokens.adminG, '/api/stripe/current-plan')).json().source).toBe('none');
   });
 
+  it('hands Stripe a key of its own for the caller’s Idempotency-Key: after a crash lost our records, the retry gets the same session', async () => {
+    const key = 'offre-pro-mensuelle-1';
+    const start = (idempotencyKey: string) =>
+      t.as(tokens.adminG, { method: 'POST', url: '/api/stripe/checkout', headers: { 'idempotency-key': idempotencyKey }, payload: { planId: 'pro', interval: 'month' } });
+    const lastCreation = () => fake.calls.filter((c) => c.path === '/v1/checkout/sessions' && c.method === 'POST').at(-1)!;
+    const first = await start(key);
+    expect(first.statusCode).toBe(201);
+    const sent = lastCreation().idempotencyKey;
+    // The organization's and user's own (two callers' equal keys stay apart), never the key as typed.
+    expect(sent).toMatch(/^flotte-checkout-[0-9a-f]{64}$/);
+    // kill -9 after Stripe made the session, before our rows were kept: neither the key nor the checkout is here.
+    await t.seed((tx) => tx.execute(sql`delete from idempotency_keys where key = ${key}`));
+    await t.seed((tx) => tx.execute(sql`delete from billing_checkouts where session_id = ${first.json().sessionId}`));
+    const retried = await start(key);
+    expect(retried.statusCode).toBe(201);
+    expect(lastCreation().idempotencyKey).toBe(sent);
+    expect(retried.json().sessionId).toBe(first.json().sessionId);
+    // Another key: another session.
+    const other = await start('offre-pro-mensuelle-2');
+    expect(lastCreation().idempotencyKey).not.toBe(sent);
+    expect(other.json().sessionId).not.toBe(first.json().sessionId);
+  });
+
   it('has no embedded payment with Stripe (404)', async () => {
     expect((await t.as(tokens.adminG, { method: 'POST', url: `/api/stripe/checkout/${sessionId}/pay` })).statusCode).toBe(404);
   });

@@ -36,6 +36,11 @@ export type CheckoutRequest = {
   /** Absolute URLs of the app: where the provider sends the customer back. */
   successUrl: string;
   cancelUrl: string;
+  /**
+   * The caller's Idempotency-Key, made its own to the organization and user (decision 050): the
+   * provider creates one session for it, even when our row of the first was lost to a crash.
+   */
+  idempotencyKey: string | null;
 };
 
 export class WebhookSignatureError extends Error {}

@@ -46,7 +46,7 @@ export function createStripeBilling(config: StripeConfig): BillingProvider {
         subscription_data: { metadata },
         success_url: `${request.successUrl}${request.successUrl.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`,
         cancel_url: request.cancelUrl,
-      });
+      }, request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : undefined);
       if (!session.url) throw new Error('Stripe: session de paiement sans adresse');
       return { sessionId: session.id, url: session.url };
     },
