@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { AppError, SHUTTING_DOWN_MESSAGE } from './errors.js';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
@@ -148,6 +149,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     // Node's parser refuses): the same French envelope and headers as every answer (decision 013).
     frameworkErrors: frameworkErrorHandler(headersFor),
     clientErrorHandler: clientErrorHandler(headersFor),
+    // Fastify's own 503 while closing is English and bare: ours below is the French envelope.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   // Before any route: every route under /api declares its roles and scope (decision 048).
@@ -215,6 +218,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   }
 
   registerSecurityHeaders(app, headersFor);
+  // After the request's id, log line and headers, before anything else: a stopping server says so.
+  refuseWhileClosing(app);
   await app.register(cookie);
   await registerSwagger(app);
 
@@ -284,4 +289,20 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
 
   if (options.serveWeb !== false) await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
   return app;
+}
+
+/**
+ * Once the server is stopping (SIGTERM), a request still arriving on an open connection gets 503
+ * with Retry-After, the French envelope and every answer's headers, and `Connection: close`:
+ * the client retries on a new connection, to another process or to this one restarted (serve.ts).
+ */
+function refuseWhileClosing(app: FastifyInstance) {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new AppError(503, SHUTTING_DOWN_MESSAGE, undefined, { 'retry-after': '2', connection: 'close' });
+  });
 }

@@ -107,6 +107,7 @@ export const HTTP_ERROR_NAMES: Record<number, string> = {
 
 export const OVERLOADED_MESSAGE = 'Le service est très sollicité en ce moment : réessayez dans quelques secondes.';
 export const DATABASE_UNAVAILABLE_MESSAGE = 'Le service est momentanément indisponible : réessayez dans quelques instants.';
+export const SHUTTING_DOWN_MESSAGE = 'Le serveur redémarre : réessayez dans quelques secondes.';
 
 /**
  * The service cannot answer now (the database is saturated, or cannot be reached): the client may

@@ -42,7 +42,7 @@ export async function serve(tracing: Tracing | null) {
     // Node's server.close() (in app.close()) destroys at once the keep-alive connections idle at
     // that instant, with any request a client has just sent on one that this busy process has not
     // read yet: the client gets a reset, not an answer. They stay open a moment instead: a request
-    // on one is answered 503 with `Connection: close` (Fastify while closing), which ends it; those
+    // on one is answered 503 with `Connection: close` (app.ts refuseWhileClosing), which ends it; those
     // still idle afterwards are closed (issue 20, test/resilience/shutdown.resilience.ts).
     const closeIdleConnections = app.server.closeIdleConnections.bind(app.server);
     app.server.closeIdleConnections = () => undefined;

@@ -35,7 +35,7 @@ afterAll(() => {
  * when the request was handed to the system in full ('finish'), which can be later than the call
  * (the agent hands a free socket over on a later tick).
  */
-function send(agent: http.Agent, origin: URL, token: string, method: string, path: string, sent: { at: number }, body?: string): Promise<{ status: number; body: string }> {
+function send(agent: http.Agent, origin: URL, token: string, method: string, path: string, sent: { at: number }, body?: string): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       { agent, host: origin.hostname, port: origin.port, method, path, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) } },
@@ -43,7 +43,7 @@ function send(agent: http.Agent, origin: URL, token: string, method: string, pat
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+        response.on('end', () => resolve({ status: response.statusCode!, body: text, headers: response.headers }));
         response.on('error', reject);
       },
     );
@@ -163,8 +163,12 @@ describe('SIGTERM sous charge : les requêtes en cours finissent, les suivantes 
       expect(await page()).toBe(200);
       server.child.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 200));
-      // The same connection, idle when the signal came (maxSockets 1: the agent reuses it).
-      expect(await page()).toBe(503);
+      // The same connection, idle when the signal came (maxSockets 1: the agent reuses it): the
+      // French envelope, as every 503 of the API, not Fastify's bare English one.
+      const refused = await send(agent, origin, token, 'GET', `${REGISTER_PATHS.drivers}?page=1&limit=10`, { at: 0 });
+      expect(refused.status).toBe(503);
+      expect(JSON.parse(refused.body)).toMatchObject({ statusCode: 503, message: 'Le serveur redémarre : réessayez dans quelques secondes.' });
+      expect(refused.headers).toMatchObject({ 'retry-after': '2', connection: 'close', 'x-content-type-options': 'nosniff', 'x-request-id': expect.any(String) });
       expect(await server.exited).toBe(0);
     } finally {
       agent.destroy();
