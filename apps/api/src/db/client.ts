@@ -452,7 +452,7 @@ export async function openPglite(
   const db = raw as unknown as Database;
   reportToMetrics(statements, () => db);
   // One query at a time in PGlite: the organizations take turns for it.
-  const share = new FairShare({ capacity: 1, maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, onTimeout: () => observationsOf(db).acquireTimedOut('turn') });
+  const share = new FairShare({ capacity: 1, inProcess: true, maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, onTimeout: () => observationsOf(db).acquireTimedOut('turn') });
   fairSharesByDatabase.set(db, share);
   return {
     db,

@@ -99,6 +99,41 @@ describe('FairShare', () => {
     expect(await share.run('b', async () => 'served')).toBe('served');
   });
 
+  describe('in the process (the embedded database: operations that wait for no I/O)', () => {
+    const work = (count: { done: number }) => async () => {
+      for (const end = Date.now() + 2; Date.now() < end; );
+      count.done++;
+    };
+    /** How many operations had ended when a timer due now (a connection to accept, a request to read) ran. */
+    const doneWhenTimerRan = (count: { done: number }) => new Promise<number>((resolve) => setTimeout(() => resolve(count.done), 0));
+
+    it('hands a freed slot over on a later turn of the event loop: the queue never holds it', async () => {
+      const share = new FairShare({ capacity: 1, inProcess: true, maxWaitMs: 1000 });
+      const holder = gate([], 'holder');
+      const held = share.run('a', holder.run);
+      await tick();
+      const count = { done: 0 };
+      const queued = Array.from({ length: 20 }, (_, i) => share.run(i % 2 ? 'a' : 'b', work(count)));
+      holder.end();
+      const atTimer = doneWhenTimerRan(count);
+      await Promise.all([held, ...queued]);
+      expect(count.done).toBe(20);
+      expect(await atTimer).toBeLessThan(3);
+    });
+
+    it('starts even an operation that finds the slot free on a turn of its own: one after the other, they never hold it', async () => {
+      const share = new FairShare({ capacity: 1, inProcess: true, maxWaitMs: 1000 });
+      const count = { done: 0 };
+      // Each starting as the previous one ends, as the requests read from many sockets in one turn.
+      let chain: Promise<unknown> = Promise.resolve();
+      for (let i = 0; i < 20; i++) chain = chain.then(() => share.run(i % 2 ? 'a' : 'b', work(count)));
+      const atTimer = doneWhenTimerRan(count);
+      await chain;
+      expect(count.done).toBe(20);
+      expect(await atTimer).toBeLessThan(3);
+    });
+  });
+
   it('lets work holding a turn read again without waiting for a second one', async () => {
     const share = new FairShare({ capacity: 1, maxWaitMs: 50 });
     const nested = await share.run('a', () => share.run('a', async () => 'inner'));

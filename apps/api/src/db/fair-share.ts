@@ -12,6 +12,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * served one organization after the other in turn, not first come first served, so a burst from
  * one organization does not queue ahead of everybody else's single request. An operation that
  * waits longer than `maxWaitMs` gives up with an OverloadedError (answered 503, Retry-After).
+ * On the embedded database (`inProcess`), each operation runs on a turn of the event loop of its
+ * own (run, admit).
  */
 
 export class OverloadedError extends Error {
@@ -27,11 +29,17 @@ export type FairShareOptions = {
   capacity: number;
   perKey?: number;
   maxWaitMs: number;
+  /**
+   * The database runs in this process (PGlite): its operations wait for no I/O, and run one after
+   * the other in one turn of the event loop unless made to wait for the next (run, admit).
+   */
+  inProcess?: boolean;
   /** Told when an operation gave up waiting for its turn (the metrics, platform/metrics). */
   onTimeout?: () => void;
 };
 
 const holding = new AsyncLocalStorage<true>();
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Whether the caller runs inside a database operation's turn (a withTenant/withSystem transaction
@@ -61,9 +69,14 @@ export class FairShare {
    */
   async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
     if (holding.getStore()) return fn();
-    if (!this.canStart(key)) await this.wait(key);
+    const waits = !this.canStart(key);
+    if (waits) await this.wait(key);
     else this.start(key);
     try {
+      // In the process, a turn of the event loop of its own: the slot is taken now, so the requests
+      // read in this turn wait for it in turn (with their deadline), instead of each running to its
+      // end as soon as read. Admitted from the queue, it is already on a later turn (admit).
+      if (this.options.inProcess && !waits) await nextTurn();
       return await holding.run(true, fn);
     } finally {
       this.finish(key);
@@ -151,7 +164,13 @@ export class FairShare {
       const waiter = queue.shift()!;
       clearTimeout(waiter.timer);
       this.start(key);
-      waiter.resolve();
+      // In the process, resumed on a later turn of the event loop, not in the chain of promises of
+      // the operation that just ended: PGlite waits for no I/O, and the whole queue would run in one
+      // turn, holding the event loop for as long (0.5–1.9 s under the load suite). Meanwhile Node
+      // reads no request, fires no timer, and accepts no connection — one per turn (libuv ≥ 1.45):
+      // new connections waited 10 s and more before the server saw their request (docs/performance.md).
+      if (this.options.inProcess) setImmediate(waiter.resolve);
+      else waiter.resolve();
       if (queue.length === 0) this.queues.delete(key);
       else this.turns.push(key);
       passes = this.turns.length;

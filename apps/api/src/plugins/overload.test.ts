@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -88,6 +89,34 @@ describe('a database that has no turn free in time', () => {
     // The route; the organization once the caller is known (here the context itself had to wait).
     expect(warning?.route).toBe('/api/driver');
     expect((await t.as(tokens.small, { method: 'GET', url: '/api/driver' })).statusCode).toBe(200);
+  });
+});
+
+describe('requests waiting for their turn', () => {
+  let ctx: Awaited<ReturnType<typeof organizationApp>>;
+  beforeAll(async () => {
+    ctx = await organizationApp({});
+  });
+  afterAll(() => ctx.t.close());
+
+  it('never hold the event loop between them: a new connection is accepted and a timer fires while forty wait', async () => {
+    const { t, tokens } = ctx;
+    const address = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
+    const read = (i: number) => t.as(i % 2 ? tokens.small : tokens.giant, { method: 'GET', url: `/api/driver?search=conducteur&page=${i + 1}` });
+    await Promise.all([0, 1, 2, 3].map(read));
+    let answered = 0;
+    const reads = Array.from({ length: 40 }, (_, i) => read(i).then((response) => (answered++, response)));
+    // Node accepts one connection per turn of its event loop (libuv ≥ 1.45): on the embedded
+    // database, whose work waits for no I/O, the forty reads once ran in one turn, and a connection
+    // opened meanwhile waited for all of them (docs/performance.md, « Résilience : charge et arrêt »).
+    const accepted = new Promise<number>((resolve) => t.app.server.once('connection', () => resolve(answered)));
+    const socket = connect(Number(address.port), address.hostname);
+    const timer = new Promise<number>((resolve) => setTimeout(() => resolve(answered), 0));
+    const statuses = (await Promise.all(reads)).map((response) => response.statusCode);
+    socket.destroy();
+    expect(statuses).toEqual(Array.from({ length: 40 }, () => 200));
+    expect(await accepted, 'answers before the connection was accepted').toBeLessThan(20);
+    expect(await timer, 'answers before the timer fired').toBeLessThan(20);
   });
 });
 
