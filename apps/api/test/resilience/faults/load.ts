@@ -105,10 +105,3 @@ export function poll(url: string, everyMs: number) {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A percentile of durations (nearest rank). */
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
