@@ -1,7 +1,8 @@
-import { ErrorSchema, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, IdempotencyHeadersSchema } from '@flotte/contract';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, IdempotencyHeadersSchema } from '@flotte/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { runWithCommitMark } from '../db/scope.js';
 import { ConflictError } from '../errors.js';
+import { errorResponses } from '../lib/route-schemas.js';
 import {
   ANSWER_LOST_MESSAGE,
   BodyDigest,
@@ -79,8 +80,7 @@ export function registerIdempotency(app: FastifyInstance) {
       throw new Error(`${String(route.method)} ${route.url} : config.idempotent ne vaut que pour une route d’une organisation (plugins/idempotency.ts)`);
     }
     if (route.schema?.headers) throw new Error(`${String(route.method)} ${route.url} : config.idempotent déclare lui-même les en-têtes de la route`);
-    const errors = { 409: ErrorSchema, 422: ErrorSchema };
-    route.schema = { ...route.schema, headers: IdempotencyHeadersSchema, response: { ...errors, ...(route.schema?.response as object | undefined) } };
+    route.schema = { ...route.schema, headers: IdempotencyHeadersSchema, response: { ...errorResponses(409, 422), ...(route.schema?.response as object | undefined) } };
     const routeName = `${Array.isArray(route.method) ? route.method.join(',') : route.method} ${route.url}`;
 
     appendHook(route, 'preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {
