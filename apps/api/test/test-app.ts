@@ -20,8 +20,6 @@ function withDatabase(url: string, database: string) {
   return u.toString();
 }
 
-/** A fresh, migrated database for one test file: a copy of the run's template or PGlite dump. */
-/** Database options a test may change (a short wait or statement timeout to provoke a 503). */
 /** A pino line as the tests read it: its level and message, and whatever else the line carries. */
 export type LogLine = { level: number; msg: string; reqId?: string; time?: number; [key: string]: unknown };
 
@@ -49,6 +47,7 @@ export function securityEventsOf(lines: LogLine[], response: { headers: Record<s
   return lines.filter((line) => line.msg === 'security event' && line.reqId === response.headers['x-request-id']);
 }
 
+/** Database options a test may change (a short wait or statement timeout to provoke a 503). */
 export type TestDatabaseOptions = {
   maxWaitMs?: number;
   statementTimeoutMs?: number;
@@ -56,7 +55,10 @@ export type TestDatabaseOptions = {
   throughPort?: number;
 };
 
-/** PostgreSQL: `url` reaches the test file's database directly (a second pool, as another API process has). */
+/**
+ * A fresh, migrated database for one test file: a copy of the run's template or PGlite dump.
+ * PostgreSQL: `url` reaches the test file's database directly (a second pool, as another API process has).
+ */
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<DatabaseHandle & { kind: 'postgres' | 'pglite'; url?: string }> {
   const testDb = inject('testDb');
   if (testDb.kind === 'pglite') {
