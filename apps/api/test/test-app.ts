@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type DatabaseHandle, openPglite, openPostgres } from '../src/db/client.js';
@@ -45,6 +45,25 @@ export function captureLogLines<T extends object = LogLine>(): { raw: string[]; 
 /** The security events (plugins/request-log.ts) one answer wrote, found by its request id. */
 export function securityEventsOf(lines: LogLine[], response: { headers: Record<string, unknown> }): LogLine[] {
   return lines.filter((line) => line.msg === 'security event' && line.reqId === response.headers['x-request-id']);
+}
+
+/**
+ * What `open` makes (an app and its helpers) for the tests of the describe calling this: made before
+ * them, closed after them by `close` (by default the app's). The tests read it through the function
+ * returned: the describe's body runs before its beforeAll.
+ */
+export function perDescribe<C extends { t: TestContext }>(open: () => Promise<C>, close: (opened: C) => Promise<void> = (opened) => opened.t.close()): () => C {
+  let opened: C | undefined;
+  beforeAll(async () => {
+    opened = await open();
+  });
+  afterAll(async () => {
+    if (opened) await close(opened);
+  });
+  return () => {
+    if (!opened) throw new Error('perDescribe: read before its beforeAll ran');
+    return opened;
+  };
 }
 
 /** Database options a test may change (a short wait or statement timeout to provoke a 503). */

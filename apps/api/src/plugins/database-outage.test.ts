@@ -1,9 +1,9 @@
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@flotte/contract';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { REFRESH_COOKIE } from '../modules/auth/auth.routes.js';
 import { createDrivers, createOrganization, createUser, DEFAULT_TEST_PASSWORD, linkUser } from '../seed/factories.js';
-import { captureLogLines, createTestApp } from '../../test/test-app.js';
+import { captureLogLines, createTestApp, perDescribe } from '../../test/test-app.js';
 import { startTcpProxy } from '../../test/tcp-proxy.js';
 
 /**
@@ -53,6 +53,17 @@ async function appThroughProxy(statementTimeoutMs?: number) {
   return { t, proxy, lines, requests };
 }
 
+/** appThroughProxy for the tests of one describe; after them, the network back and the app closed. */
+const throughProxyPerDescribe = (statementTimeoutMs?: number) =>
+  perDescribe(
+    () => appThroughProxy(statementTimeoutMs),
+    async ({ t, proxy }) => {
+      proxy.restore();
+      await t.close();
+      await proxy.close();
+    },
+  );
+
 async function timed(request: () => Promise<LightMyRequestResponse>) {
   const started = Date.now();
   const response = await request();
@@ -80,18 +91,11 @@ async function untilOk(request: () => Promise<LightMyRequestResponse>, limitMs: 
 }
 
 describe.runIf(testDb.kind === 'postgres')('PostgreSQL cut under the app (stopped server, reset connections)', () => {
-  let ctx: Awaited<ReturnType<typeof appThroughProxy>>;
-  beforeAll(async () => {
-    ctx = await appThroughProxy();
-  });
-  afterEach(() => ctx.proxy.restore());
-  afterAll(async () => {
-    await ctx.t.close();
-    await ctx.proxy.close();
-  });
+  const ctx = throughProxyPerDescribe();
+  afterEach(() => ctx().proxy.restore());
 
   it('answers a login and a register list 503 with Retry-After and a French message within a few seconds, and stays up', async () => {
-    const { proxy, requests, lines } = ctx;
+    const { proxy, requests, lines } = ctx();
     // Connections are pooled and idle: the cut resets them under the pool.
     expect((await requests.drivers()).statusCode).toBe(200);
     proxy.cut();
@@ -121,7 +125,7 @@ describe.runIf(testDb.kind === 'postgres')('PostgreSQL cut under the app (stoppe
   });
 
   it('serves again by itself within 5 s of the database coming back', async () => {
-    const { proxy, requests } = ctx;
+    const { proxy, requests } = ctx();
     proxy.cut();
     expectUnavailable(await requests.drivers());
     proxy.restore();
@@ -135,7 +139,7 @@ describe.runIf(testDb.kind === 'postgres')('PostgreSQL cut under the app (stoppe
   });
 
   it('survives repeated cuts without losing pooled connections', async () => {
-    const { t, proxy, requests } = ctx;
+    const { t, proxy, requests } = ctx();
     // A transaction whose BEGIN fails on a connection just lost used to keep its client for good:
     // after one cut under four such transactions the pool (4 here) was full of them.
     for (let round = 0; round < 3; round++) {
@@ -153,19 +157,11 @@ describe.runIf(testDb.kind === 'postgres')('PostgreSQL cut under the app (stoppe
 });
 
 describe.runIf(testDb.kind === 'postgres')('PostgreSQL silent under the app (a network that drops everything)', () => {
-  let ctx: Awaited<ReturnType<typeof appThroughProxy>>;
-  beforeAll(async () => {
-    // A short statement timeout: a query silent beyond it and its 2 s margin closes its connection.
-    ctx = await appThroughProxy(1_000);
-  });
-  afterAll(async () => {
-    ctx.proxy.restore();
-    await ctx.t.close();
-    await ctx.proxy.close();
-  });
+  // A short statement timeout: a query silent beyond it and its 2 s margin closes its connection.
+  const ctx = throughProxyPerDescribe(1_000);
 
   it('answers 503 within the statement timeout and its margin rather than hanging, and serves again once the network is back', async () => {
-    const { proxy, requests } = ctx;
+    const { proxy, requests } = ctx();
     expect((await requests.drivers()).statusCode).toBe(200);
     proxy.freeze();
     const [list, login, ready] = await Promise.all([timed(requests.drivers), timed(requests.login), timed(requests.ready)]);
@@ -185,18 +181,10 @@ describe.runIf(testDb.kind === 'postgres')('PostgreSQL silent under the app (a n
 });
 
 describe.runIf(testDb.kind === 'postgres')('PostgreSQL silent under the app, with the default statement timeout (15 s)', () => {
-  let ctx: Awaited<ReturnType<typeof appThroughProxy>>;
-  beforeAll(async () => {
-    ctx = await appThroughProxy();
-  });
-  afterAll(async () => {
-    ctx.proxy.restore();
-    await ctx.t.close();
-    await ctx.proxy.close();
-  });
+  const ctx = throughProxyPerDescribe();
 
   it('answers 503 within 5 s, not after the statement timeout, because a probe finds the database silent; a new connection then gives up at once', async () => {
-    const { proxy, requests } = ctx;
+    const { proxy, requests } = ctx();
     expect((await requests.drivers()).statusCode).toBe(200);
     proxy.freeze();
     // Queries sent on pooled connections: closed once the probe (1.5 s, then 2 s for SELECT 1) gets no answer.

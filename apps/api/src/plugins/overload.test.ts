@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withTenant } from '../db/scope.js';
 import { createDrivers, createOrganization, createUser, linkUser } from '../seed/factories.js';
-import { captureLogLines, createTestApp, type TestContext } from '../../test/test-app.js';
+import { captureLogLines, createTestApp, perDescribe, type TestContext } from '../../test/test-app.js';
 
 /**
  * A saturated database answers 503 with Retry-After and a French message, logged at warn with the
@@ -55,14 +55,10 @@ async function allStarted(holders: { started: () => number; count: number }[]) {
 }
 
 describe('a database that has no turn free in time', () => {
-  let ctx: Awaited<ReturnType<typeof organizationApp>>;
-  beforeAll(async () => {
-    ctx = await organizationApp({ maxWaitMs: 150 });
-  });
-  afterAll(() => ctx.t.close());
+  const ctx = perDescribe(() => organizationApp({ maxWaitMs: 150 }));
 
   it('answers 503 with Retry-After and a French message, logged at warn with the route and organization, and serves again once free', async () => {
-    const { t, orgs, tokens, lines } = ctx;
+    const { t, orgs, tokens, lines } = ctx();
     // Every connection taken: on PostgreSQL two organizations hold half the pool each; PGlite has one.
     const holders = onPostgres ? [holdTurns(t, orgs['Géant']!, 2), holdTurns(t, orgs['Moyenne']!, 2)] : [holdTurns(t, orgs['Géant']!, 1)];
     const started = Date.now();
@@ -93,14 +89,10 @@ describe('a database that has no turn free in time', () => {
 });
 
 describe('requests waiting for their turn', () => {
-  let ctx: Awaited<ReturnType<typeof organizationApp>>;
-  beforeAll(async () => {
-    ctx = await organizationApp({});
-  });
-  afterAll(() => ctx.t.close());
+  const ctx = perDescribe(() => organizationApp({}));
 
   it('never hold the event loop between them: a new connection is accepted and a timer fires while forty wait', async () => {
-    const { t, tokens } = ctx;
+    const { t, tokens } = ctx();
     const address = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
     const read = (i: number) => t.as(i % 2 ? tokens.small : tokens.giant, { method: 'GET', url: `/api/driver?search=conducteur&page=${i + 1}` });
     await Promise.all([0, 1, 2, 3].map(read));
@@ -121,14 +113,10 @@ describe('requests waiting for their turn', () => {
 });
 
 describe.runIf(onPostgres)('fair shares of the pool on PostgreSQL', () => {
-  let ctx: Awaited<ReturnType<typeof organizationApp>>;
-  beforeAll(async () => {
-    ctx = await organizationApp({ maxWaitMs: 300 });
-  });
-  afterAll(() => ctx.t.close());
+  const ctx = perDescribe(() => organizationApp({ maxWaitMs: 300 }));
 
   it('keeps serving another organization while one holds its whole share', async () => {
-    const { t, orgs, tokens } = ctx;
+    const { t, orgs, tokens } = ctx();
     // Half the pool (2 of 4) is the giant's share: it holds it all, and never lets go during the test.
     const giant = holdTurns(t, orgs['Géant']!, 2);
     try {
@@ -149,22 +137,18 @@ describe.runIf(onPostgres)('fair shares of the pool on PostgreSQL', () => {
 });
 
 describe.runIf(onPostgres)('a statement cancelled by its timeout', () => {
-  let ctx: Awaited<ReturnType<typeof organizationApp>>;
+  const ctx = perDescribe(() => organizationApp({ statementTimeoutMs: 200 }));
   let locker: pg.Client;
   beforeAll(async () => {
-    ctx = await organizationApp({ statementTimeoutMs: 200 });
-    const pool = ctx.t.database.pool!;
+    const pool = ctx().t.database.pool!;
     locker = new pg.Client({ connectionString: (pool.options as { connectionString: string }).connectionString });
     await locker.connect();
   });
   afterEach(() => locker.query('ROLLBACK'));
-  afterAll(async () => {
-    await locker.end();
-    await ctx.t.close();
-  });
+  afterAll(() => locker.end());
 
   it('answers 503, not 500, and logs it at warn with the route and organization', async () => {
-    const { t, orgs, tokens, lines } = ctx;
+    const { t, orgs, tokens, lines } = ctx();
     // Another session holds the drivers table: the list's statement waits past its timeout.
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE drivers IN ACCESS EXCLUSIVE MODE');
@@ -178,7 +162,7 @@ describe.runIf(onPostgres)('a statement cancelled by its timeout', () => {
   });
 
   it('cancels a write past its timeout too, and writes nothing', async () => {
-    const { t, orgs, tokens } = ctx;
+    const { t, orgs, tokens } = ctx();
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE drivers IN ACCESS EXCLUSIVE MODE');
     const response = await t.as(tokens.small, { method: 'POST', url: '/api/driver', payload: { firstName: 'Jamais', lastName: 'Écrit' } });

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withTenant } from '../db/scope.js';
 import { createDrivers, createOrganization, createUser, DEFAULT_TEST_PASSWORD, linkUser } from '../seed/factories.js';
-import { captureLogLines, createTestApp, type TestContext, type TestDatabaseOptions } from '../../test/test-app.js';
+import { captureLogLines, createTestApp, perDescribe, type TestContext, type TestDatabaseOptions } from '../../test/test-app.js';
 
 /**
  * Request logs and the support reference (decision 046): every answer has an X-Request-Id, every
@@ -38,14 +38,10 @@ const requestLines = (lines: Line[]) => lines.filter((line) => line.msg === 'req
 const idOf = (response: LightMyRequestResponse) => response.headers['x-request-id'] as string;
 
 describe('X-Request-Id and the request line', () => {
-  let ctx: Awaited<ReturnType<typeof loggedApp>>;
-  beforeAll(async () => {
-    ctx = await loggedApp({});
-  });
-  afterAll(() => ctx.t.close());
+  const ctx = perDescribe(() => loggedApp({}));
 
   it('answers an id on every answer, a refusal, a 404 and a malformed URL included, each its own', async () => {
-    const { t, token } = ctx;
+    const { t, token } = ctx();
     const responses = [
       await t.app.inject({ method: 'GET', url: '/api/health' }),
       await t.as(token, { method: 'GET', url: '/api/driver' }),
@@ -65,7 +61,7 @@ describe('X-Request-Id and the request line', () => {
   });
 
   it('logs a healthy probe at debug only: a load balancer asking every few seconds does not fill the log', async () => {
-    const { t, lines } = ctx;
+    const { t, lines } = ctx();
     const health = await t.app.inject({ method: 'GET', url: '/api/health' });
     const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
     expect([health.statusCode, ready.statusCode]).toEqual([200, 200]);
@@ -73,7 +69,7 @@ describe('X-Request-Id and the request line', () => {
   });
 
   it('logs one line per request at info: id, route template, method, status, duration, organization and user', async () => {
-    const { t, token, lines, organization } = ctx;
+    const { t, token, lines, organization } = ctx();
     const [driver] = (await t.as(token, { method: 'GET', url: '/api/driver' })).json<{ data: { uuid: string }[] }>().data;
     const response = await t.as(token, { method: 'GET', url: `/api/driver/${driver!.uuid}?fields=tout` });
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/route-inconnue?nom=Castafiore' });
@@ -97,7 +93,7 @@ describe('X-Request-Id and the request line', () => {
   });
 
   it('keeps no line at info of a login, a create, an update or a search holding what the user typed or the token', async () => {
-    const { t, raw } = ctx;
+    const { t, raw } = ctx();
     const start = raw.length;
     const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'gestion@reference.fr', password: DEFAULT_TEST_PASSWORD } });
     expect(login.statusCode).toBe(200);
@@ -147,14 +143,10 @@ describe('X-Request-Id and the request line', () => {
 });
 
 describe('the reference of a server error', () => {
-  let ctx: Awaited<ReturnType<typeof loggedApp>>;
-  beforeAll(async () => {
-    ctx = await loggedApp({});
-  });
-  afterAll(() => ctx.t.close());
+  const ctx = perDescribe(() => loggedApp({}));
 
   it('puts the request id in the body of a 500, equal to its header and to its log lines', async () => {
-    const { t, token, lines } = ctx;
+    const { t, token, lines } = ctx();
     // A defect below the services: the database's transactions throw an ordinary error.
     const db = t.database.db as { transaction: unknown };
     const transaction = db.transaction;
@@ -176,14 +168,10 @@ describe('the reference of a server error', () => {
 });
 
 describe('the error line of a failed query', () => {
-  let ctx: Awaited<ReturnType<typeof loggedApp>>;
-  beforeAll(async () => {
-    ctx = await loggedApp({});
-  });
-  afterAll(() => ctx.t.close());
+  const ctx = perDescribe(() => loggedApp({}));
 
   it('keeps the SQL and the reference, never the values Drizzle and PostgreSQL quote', async () => {
-    const { t, token, raw } = ctx;
+    const { t, token, raw } = ctx();
     const db = t.database.db as { transaction: unknown };
     const transaction = db.transaction;
     const cause = Object.assign(new Error('duplicate key value violates unique constraint "drivers_email"'), {
@@ -207,14 +195,10 @@ describe('the error line of a failed query', () => {
 });
 
 describe('the reference of a 503: no database turn in time', () => {
-  let ctx: Awaited<ReturnType<typeof loggedApp>>;
-  beforeAll(async () => {
-    ctx = await loggedApp({ AUTH_CONTEXT_TTL_MS: '60000' }, { maxWaitMs: 150 });
-  });
-  afterAll(() => ctx.t.close());
+  const ctx = perDescribe(() => loggedApp({ AUTH_CONTEXT_TTL_MS: '60000' }, { maxWaitMs: 150 }));
 
   it('carries the request id in its body, its header and its warn line', async () => {
-    const { t, token, lines, organization } = ctx;
+    const { t, token, lines, organization } = ctx();
     // The caller's context is cached first, so the 503 comes from the list's own turn.
     expect((await t.as(token, { method: 'GET', url: '/api/driver' })).statusCode).toBe(200);
     const response = await holdingEveryTurn(t, organization.uuid, () => t.as(token, { method: 'GET', url: '/api/driver' }));
@@ -254,21 +238,17 @@ async function holdingEveryTurn(t: TestContext, organization: string, request: (
 }
 
 describe.runIf(onPostgres)('the reference of a 503: a statement cancelled by its timeout', () => {
-  let ctx: Awaited<ReturnType<typeof loggedApp>>;
+  const ctx = perDescribe(() => loggedApp({}, { statementTimeoutMs: 200 }));
   let locker: pg.Client;
   beforeAll(async () => {
-    ctx = await loggedApp({}, { statementTimeoutMs: 200 });
-    locker = new pg.Client({ connectionString: (ctx.t.database.pool!.options as { connectionString: string }).connectionString });
+    locker = new pg.Client({ connectionString: (ctx().t.database.pool!.options as { connectionString: string }).connectionString });
     await locker.connect();
   });
   afterEach(() => locker.query('ROLLBACK'));
-  afterAll(async () => {
-    await locker.end();
-    await ctx.t.close();
-  });
+  afterAll(() => locker.end());
 
   it('carries the request id in its body, equal to its header and to its warn line', async () => {
-    const { t, token, lines, organization } = ctx;
+    const { t, token, lines, organization } = ctx();
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE drivers IN ACCESS EXCLUSIVE MODE');
     const response = await t.as(token, { method: 'GET', url: '/api/driver?search=castafiore' });
