@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_HEADER } from '@flotte/contract';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
@@ -11,6 +12,14 @@ import { AppError } from '../errors.js';
  * hooks that run it for the routes declaring `config.idempotent` are plugins/idempotency.ts.
  */
 
+const HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
+
+/** The request's Idempotency-Key (its route's headers schema has validated it), or undefined without one. */
+export function idempotencyKeyOf(request: { headers: Record<string, unknown> }): string | undefined {
+  const value = request.headers[HEADER];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /**
  * The key an outside service (the payment provider) receives for a request carrying
  * `Idempotency-Key`: the caller's key made its own to the organization and user (two callers'
@@ -18,8 +27,8 @@ import { AppError } from '../errors.js';
  * one thing per key even when our record of the first call was lost to a crash.
  */
 export function providerIdempotencyKey(request: { headers: Record<string, unknown> }, ctx: { organizationUuid: string | null; userUuid: string }, purpose: string): string | null {
-  const key = request.headers['idempotency-key'];
-  if (typeof key !== 'string' || !ctx.organizationUuid) return null;
+  const key = idempotencyKeyOf(request);
+  if (key === undefined || !ctx.organizationUuid) return null;
   return `flotte-${purpose}-${createHash('sha256').update(`${ctx.organizationUuid}\n${ctx.userUuid}\n${key}`).digest('hex')}`;
 }
 

@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, IdempotencyHeadersSchema } from '@flotte/contract';
+import { IDEMPOTENT_REPLAYED_HEADER, IdempotencyHeadersSchema } from '@flotte/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { runWithCommitMark } from '../db/scope.js';
 import { ConflictError } from '../errors.js';
@@ -10,6 +10,7 @@ import {
   drainBody,
   endLeasesOfDeadProcess,
   extendLease,
+  idempotencyKeyOf,
   IDEMPOTENCY_LEASE_MS,
   IdempotencyInFlightError,
   IdempotencyKeyReusedError,
@@ -33,8 +34,6 @@ declare module 'fastify' {
   }
 }
 
-const HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
-
 /** A keyed request's state, from its body's first byte to its answer. */
 type Keyed = {
   digest: BodyDigest;
@@ -45,11 +44,6 @@ type Keyed = {
   heartbeat?: NodeJS.Timeout;
 };
 const keyed = new WeakMap<FastifyRequest, Keyed>();
-
-function keyOf(request: FastifyRequest): string | undefined {
-  const value = request.headers[HEADER];
-  return typeof value === 'string' ? value : undefined;
-}
 
 async function fingerprintOf(request: FastifyRequest, state: Keyed): Promise<string> {
   const body = await drainBody(request.raw, state.digest);
@@ -84,7 +78,7 @@ export function registerIdempotency(app: FastifyInstance) {
     const routeName = `${Array.isArray(route.method) ? route.method.join(',') : route.method} ${route.url}`;
 
     appendHook(route, 'preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {
-      if (keyOf(request) === undefined) return payload;
+      if (idempotencyKeyOf(request) === undefined) return payload;
       const digest = new BodyDigest(multipartBoundary(request.headers['content-type']));
       tapRequestBody(request.raw, digest);
       keyed.set(request, { digest });
@@ -93,7 +87,7 @@ export function registerIdempotency(app: FastifyInstance) {
 
     appendHook(route, 'preHandler', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
       const state = keyed.get(request);
-      const key = keyOf(request);
+      const key = idempotencyKeyOf(request);
       const organizationUuid = request.ctx?.organizationUuid;
       // Without a current organization the handler refuses (403): there is no key to hold.
       if (!state || key === undefined || !request.ctx || !organizationUuid) return done();
