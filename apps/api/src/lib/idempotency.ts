@@ -70,7 +70,8 @@ export type Claim =
 const whereKey = (scope: KeyScope) =>
   and(eq(idempotencyKeys.organizationUuid, scope.organizationUuid), eq(idempotencyKeys.userUuid, scope.userUuid), eq(idempotencyKeys.route, scope.route), eq(idempotencyKeys.key, scope.key));
 
-const leaseEnd = () => sql`now() + ${`${IDEMPOTENCY_LEASE_MS} milliseconds`}::interval`;
+/** A moment `ms` from now on the database's clock, the one the leases and expiries are compared with. */
+const fromNow = (ms: number) => sql`now() + ${`${ms} milliseconds`}::interval`;
 
 /**
  * Takes the key for a request, or says why not, in the caller's organization (row-level
@@ -82,10 +83,11 @@ export async function claimKey(db: Database, scope: KeyScope): Promise<Claim> {
   const claim = randomUUID();
   return runWithoutCommitMark(() =>
     withTenant(db, scope.organizationUuid, async (tx) => {
-      const fresh = { state: 'pending' as const, claim, lockedUntil: leaseEnd(), fingerprint: null, statusCode: null, contentType: null, body: null };
+      const fresh = { state: 'pending' as const, claim, lockedUntil: fromNow(IDEMPOTENCY_LEASE_MS), fingerprint: null, statusCode: null, contentType: null, body: null };
+      const lifetime = { createdAt: sql`now()`, expiresAt: fromNow(IDEMPOTENCY_KEY_LIFETIME_MS) };
       const inserted = await tx
         .insert(idempotencyKeys)
-        .values({ ...scope, ...fresh, expiresAt: sql`now() + ${`${IDEMPOTENCY_KEY_LIFETIME_MS} milliseconds`}::interval` })
+        .values({ ...scope, ...fresh, ...lifetime })
         .onConflictDoNothing()
         .returning({ key: idempotencyKeys.key });
       if (inserted.length > 0) return { kind: 'run', claim };
@@ -107,7 +109,7 @@ export async function claimKey(db: Database, scope: KeyScope): Promise<Claim> {
       if (row.expired || (row.state === 'pending' && leaseLeftMs <= 0)) {
         await tx
           .update(idempotencyKeys)
-          .set({ ...fresh, ...(row.expired ? { createdAt: sql`now()`, expiresAt: sql`now() + ${`${IDEMPOTENCY_KEY_LIFETIME_MS} milliseconds`}::interval` } : {}) })
+          .set({ ...fresh, ...(row.expired ? lifetime : {}) })
           .where(whereKey(scope));
         return { kind: 'run', claim };
       }
@@ -152,7 +154,7 @@ export async function extendLease(db: Database, scope: KeyScope, claim: string):
     withTenant(db, scope.organizationUuid, (tx) =>
       tx
         .update(idempotencyKeys)
-        .set({ lockedUntil: leaseEnd() })
+        .set({ lockedUntil: fromNow(IDEMPOTENCY_LEASE_MS) })
         .where(and(whereKey(scope), eq(idempotencyKeys.claim, claim))),
     ),
   );
