@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withTenant } from '../db/scope.js';
 import { createDrivers, createOrganization, createUser, DEFAULT_TEST_PASSWORD, linkUser } from '../seed/factories.js';
-import { captureLogLines, createTestApp, perDescribe, type TestContext, type TestDatabaseOptions } from '../../test/test-app.js';
+import { captureLogLines, createTestApp, type LogLine, perDescribe, type TestContext, type TestDatabaseOptions } from '../../test/test-app.js';
 
 /**
  * Request logs and the support reference (decision 046): every answer has an X-Request-Id, every
@@ -17,11 +17,9 @@ import { captureLogLines, createTestApp, perDescribe, type TestContext, type Tes
 const onPostgres = inject('testDb').kind === 'postgres';
 const GENERATED_ID = /^[A-Za-z0-9_-]{16}$/;
 
-type Line = { level: number; msg: string; reqId?: string; [key: string]: unknown };
-
 /** A test app whose log lines (JSON, at LOG_LEVEL) are kept: raw text and parsed. */
 async function loggedApp(env: Record<string, string>, databaseOptions: TestDatabaseOptions = {}) {
-  const { raw, lines, stream } = captureLogLines<Line>();
+  const { raw, lines, stream } = captureLogLines();
   const t = await createTestApp({ LOG_LEVEL: 'info', ...env }, databaseOptions, stream);
   const organization = await t.seed(async (tx) => {
     const org = await createOrganization(tx, { title: 'Transports Référence' });
@@ -34,7 +32,7 @@ async function loggedApp(env: Record<string, string>, databaseOptions: TestDatab
   return { t, raw, lines, token, organization };
 }
 
-const requestLines = (lines: Line[]) => lines.filter((line) => line.msg === 'request');
+const requestLines = (lines: LogLine[]) => lines.filter((line) => line.msg === 'request');
 const idOf = (response: LightMyRequestResponse) => response.headers['x-request-id'] as string;
 
 describe('X-Request-Id and the request line', () => {
@@ -117,9 +115,9 @@ describe('X-Request-Id and the request line', () => {
     const searched = await t.as(token, { method: 'GET', url: '/api/driver?search=Lampionnet&sortBy=lastName' });
     expect(searched.statusCode).toBe(200);
     expect(searched.json<{ data: unknown[] }>().data).toHaveLength(1);
-    const infoLines = raw.slice(start).filter((line) => (JSON.parse(line) as Line).level >= 30);
+    const infoLines = raw.slice(start).filter((line) => (JSON.parse(line) as LogLine).level >= 30);
     // The five requests said themselves, each once.
-    expect(infoLines.filter((line) => (JSON.parse(line) as Line).msg === 'request')).toHaveLength(5);
+    expect(infoLines.filter((line) => (JSON.parse(line) as LogLine).msg === 'request')).toHaveLength(5);
     const typed = [
       'gestion@reference.fr',
       DEFAULT_TEST_PASSWORD,
