@@ -43,7 +43,7 @@ export const idempotencyKeys = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationUuid, t.userUuid, t.route, t.key] }),
     index('idempotency_keys_expiry_idx').on(t.expiresAt),
-    check('idempotency_keys_state_check', sql`${t.state} in ('pending', 'effect', 'done')`),
+    check('idempotency_keys_state_check', sql`${t.state} in (${sql.raw(IDEMPOTENCY_STATES.map((state) => `'${state}'`).join(', '))})`),
     check('idempotency_keys_key_check', sql`length(${t.key}) between 1 and 255`),
   ],
 );
