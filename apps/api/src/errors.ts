@@ -67,8 +67,8 @@ export const NO_SPACE_MESSAGE = "Plus de place sur le disque du serveur : le fic
 
 /** The server's disk is full (ENOSPC, EDQUOT): nothing of the file is kept; the administrator must make room. */
 export class InsufficientStorageError extends AppError {
-  constructor(message = NO_SPACE_MESSAGE) {
-    super(507, message);
+  constructor() {
+    super(507, NO_SPACE_MESSAGE);
   }
 }
 

@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { databaseTroubleOf } from '../db/availability.js';
-import { AppError, DATABASE_UNAVAILABLE_MESSAGE, HTTP_ERROR_NAMES, InsufficientStorageError, isNoSpace, OVERLOADED_MESSAGE, ServiceUnavailableError } from '../errors.js';
+import { AppError, DATABASE_UNAVAILABLE_MESSAGE, HTTP_ERROR_NAMES, isNoSpace, NO_SPACE_MESSAGE, OVERLOADED_MESSAGE, ServiceUnavailableError } from '../errors.js';
 import { logAnswerWithoutHooks, newRequestId, REQUEST_ID_HEADER, securityEvent, securityEventWritten } from './request-log.js';
 
 type Detail = { path: string; message: string };
@@ -127,7 +127,7 @@ export function registerErrorHandlers(app: FastifyInstance) {
     if (isNoSpace(err)) {
       // A full disk anywhere else than the storage (which says so itself): the administrator must act.
       request.log.error({ err, route: request.routeOptions.url }, 'disk full: 507');
-      return answer(request, reply, 507, new InsufficientStorageError().message);
+      return answer(request, reply, 507, NO_SPACE_MESSAGE);
     }
     const trouble = databaseTroubleOf(err);
     if (trouble) {
