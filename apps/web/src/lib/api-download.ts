@@ -20,14 +20,14 @@ export function attachmentFileName(header: string | null): string | null {
  * link cannot carry the bearer token, so downloads go through the API client (token, refresh on
  * 401); a refusal is an ApiError with the API's French message.
  */
-export async function apiDownload(path: string, options: Pick<ApiOptions<unknown>, 'query' | 'signal'> & { accept: string }): Promise<{ blob: Blob; fileName: string | null }> {
+async function apiDownload(path: string, options: Pick<ApiOptions<unknown>, 'query' | 'signal'> & { accept: string }): Promise<{ blob: Blob; fileName: string | null }> {
   const res = await authorizedFetch(path, options, { accept: `${options.accept}, application/json` });
   if (!res.ok) throw await toApiError(res);
   return { blob: await res.blob(), fileName: attachmentFileName(res.headers.get('content-disposition')) };
 }
 
 /** Hands the bytes to the browser as a download under the given file name. */
-export function saveFile(blob: Blob, fileName: string) {
+function saveFile(blob: Blob, fileName: string) {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

@@ -11,7 +11,7 @@ import {
 } from '@flotte/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { apiDownload, saveFile } from '../../../lib/api-download';
+import { downloadFile } from '../../../lib/api-download';
 import { invalidateAfterWrite, queryKeys, type RegisterName } from '../../../lib/query-keys';
 import { apiUpload } from '../../../lib/api-upload';
 
@@ -36,8 +36,7 @@ export const getImport = (importId: string) => api<ImportSummary>(`/api/import/$
 
 /** GET /api/import/{id}/errors: every error of the last validation, as a CSV the browser saves. */
 export async function downloadImportErrors(importId: string): Promise<void> {
-  const { blob, fileName } = await apiDownload(`/api/import/${importId}/errors`, { accept: 'text/csv' });
-  saveFile(blob, fileName ?? 'erreurs-import.csv');
+  await downloadFile(`/api/import/${importId}/errors`, { accept: 'text/csv', fallbackName: 'erreurs-import.csv' });
 }
 
 export const revertImport = (importId: string) => api<ImportRevert>(`/api/import/${importId}/revert`, { method: 'POST', idempotent: true });

@@ -1,15 +1,12 @@
-import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { bestRoleLabel } from '@flotte/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { DownloadButton } from '../../../components/download-button';
 import { FactList, SectionCard } from '../../../components/section-card';
 import { LogoField } from '../../../components/image-picker/logo-field';
 import { snackbar } from '../../../components/snackbar/snackbar';
 import { useCurrentUser } from '../../../lib/auth-store';
-import { downloadFile } from '../../../lib/api-download';
 import { removeOrganizationLogo, uploadOrganizationLogo } from '../../../lib/logos-api';
 import { isAdministrator } from '../../../lib/permissions';
 import { loadCurrentUser } from '../../../lib/session';
@@ -75,25 +72,19 @@ export function OrganizationSection() {
 
 /** GET /api/organization/{uuid}/export: every row and file of the organization, as one ZIP (RGPD). */
 function DataExport({ organizationUuid }: { organizationUuid: string }) {
-  const [busy, setBusy] = useState(false);
-  async function download() {
-    setBusy(true);
-    try {
-      await downloadFile(`/api/organization/${organizationUuid}/export`, { accept: 'application/zip', fallbackName: 'Données de l’organisation.zip' });
-    } catch (error) {
-      snackbar.show({ type: 'error', title: 'Erreur', description: error instanceof Error && error.message ? error.message : 'L’export des données n’a pas pu être téléchargé.' });
-    } finally {
-      setBusy(false);
-    }
-  }
   return (
     <Box sx={{ display: 'grid', gap: 1, justifyItems: 'start' }}>
       <Typography variant="body2" color="textSecondary">
         Toutes les données de l’organisation — registres, documents et leurs fichiers, paramètres — dans une archive ZIP, pour les conserver ou répondre à une demande d’accès (RGPD).
       </Typography>
-      <Button variant="outlined" startIcon={<FileDownloadOutlined />} loading={busy} loadingPosition="start" onClick={() => void download()}>
+      <DownloadButton
+        path={`/api/organization/${organizationUuid}/export`}
+        accept="application/zip"
+        fallbackName="Données de l’organisation.zip"
+        failure="L’export des données n’a pas pu être téléchargé."
+      >
         Exporter les données
-      </Button>
+      </DownloadButton>
     </Box>
   );
 }

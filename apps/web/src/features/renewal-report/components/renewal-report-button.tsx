@@ -1,8 +1,4 @@
-import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
-import Button from '@mui/material/Button';
-import { useState } from 'react';
-import { snackbar } from '../../../components/snackbar/snackbar';
-import { downloadFile } from '../../../lib/api-download';
+import { DownloadButton } from '../../../components/download-button';
 
 export type RenewalReportButtonProps = {
   /** The dashboard's window (YYYY-MM-DD, both days included); the API's default when absent. */
@@ -17,22 +13,15 @@ export type RenewalReportButtonProps = {
  * generated on the server; no PDF library in the web app).
  */
 export function RenewalReportButton({ startDate, endDate, isDeclared }: RenewalReportButtonProps) {
-  const [busy, setBusy] = useState(false);
-
-  async function download() {
-    setBusy(true);
-    try {
-      await downloadFile('/api/dashboard/renewal-report', { accept: 'application/pdf', query: { startDate, endDate, isDeclared }, fallbackName: 'rapport-sinistralite.pdf' });
-    } catch (error) {
-      snackbar.show({ type: 'error', title: 'Erreur', description: error instanceof Error && error.message ? error.message : "Le rapport de sinistralité n'a pas pu être téléchargé" });
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
-    <Button variant="outlined" startIcon={<FileDownloadOutlined />} loading={busy} loadingPosition="start" onClick={() => void download()}>
+    <DownloadButton
+      path="/api/dashboard/renewal-report"
+      accept="application/pdf"
+      query={{ startDate, endDate, isDeclared }}
+      fallbackName="rapport-sinistralite.pdf"
+      failure="Le rapport de sinistralité n'a pas pu être téléchargé"
+    >
       Rapport de sinistralité
-    </Button>
+    </DownloadButton>
   );
 }

@@ -16,7 +16,6 @@ import {
   type SurveyResults,
 } from '@flotte/contract';
 import { api } from '../../../lib/api-client';
-import { apiDownload } from '../../../lib/api-download';
 
 const dev = import.meta.env.DEV;
 
@@ -40,11 +39,6 @@ export const sendSurvey = (uuid: string, body: SendSurveyBody) =>
   api<SendSurveyResult>(`/api/survey/${uuid}/send`, { method: 'POST', body, schema: dev ? SendSurveyResultSchema : undefined });
 export const surveyResults = (uuid: string, organization: string | null, signal?: AbortSignal) =>
   api<SurveyResults>(`/api/survey/${uuid}/results`, { query: { organization }, signal, schema: dev ? SurveyResultsSchema : undefined });
-export const exportSurvey = (uuid: string, format: 'csv' | 'xlsx', organization: string | null) =>
-  apiDownload(`/api/survey/${uuid}/export`, {
-    query: { format, organization },
-    accept: format === 'csv' ? 'text/csv' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  });
 
 // The respondent's page: no session; a 401 is never answered, so no refresh either.
 export const openSurveyLink = (token: string, signal?: AbortSignal) =>

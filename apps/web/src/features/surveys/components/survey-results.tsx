@@ -1,7 +1,5 @@
-import Download from '@mui/icons-material/Download';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
@@ -9,12 +7,15 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { SURVEY_QUESTION_KIND_LABELS, type Survey } from '@flotte/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { DownloadButton } from '../../../components/download-button';
 import { SectionCard } from '../../../components/section-card';
-import { snackbar } from '../../../components/snackbar/snackbar';
-import { saveFile } from '../../../lib/api-download';
-import { ApiError } from '../../../lib/api-error';
-import { exportSurvey, surveyKeys, surveyResults } from '../api/surveys';
+import { surveyKeys, surveyResults } from '../api/surveys';
+
+/** The results' two exports (GET /api/survey/{uuid}/export). */
+const SURVEY_EXPORTS = [
+  { format: 'csv', accept: 'text/csv', label: 'CSV' },
+  { format: 'xlsx', accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', label: 'XLSX' },
+] as const;
 
 const frNumber = (n: number) => n.toLocaleString('fr-FR', { maximumFractionDigits: 1 });
 
@@ -23,19 +24,6 @@ type Props = { survey: Survey; organization: string | null; onOrganization: (uui
 /** The answers summarised per question (counts, percentages, free texts), per organization, with the response rate and the exports. */
 export function SurveyResultsView({ survey, organization, onOrganization }: Props) {
   const results = useQuery({ queryKey: surveyKeys.results(survey.uuid, organization), queryFn: ({ signal }) => surveyResults(survey.uuid, organization, signal) });
-  const [exporting, setExporting] = useState<'csv' | 'xlsx' | null>(null);
-
-  const download = async (format: 'csv' | 'xlsx') => {
-    setExporting(format);
-    try {
-      const file = await exportSurvey(survey.uuid, format, organization);
-      saveFile(file.blob, file.fileName ?? `questionnaire.${format}`);
-    } catch (error) {
-      snackbar.show({ type: 'error', title: 'Erreur', description: error instanceof ApiError ? error.message : 'L’export a échoué.' });
-    } finally {
-      setExporting(null);
-    }
-  };
 
   if (results.isPending) return <Skeleton variant="rounded" height={240} aria-hidden />;
   if (results.isError) return <Alert severity="error">Les résultats n’ont pas pu être chargés. Rechargez la page.</Alert>;
@@ -63,12 +51,19 @@ export function SurveyResultsView({ survey, organization, onOrganization }: Prop
               </MenuItem>
             ))}
           </TextField>
-          <Button startIcon={<Download />} onClick={() => void download('csv')} loading={exporting === 'csv'}>
-            CSV
-          </Button>
-          <Button startIcon={<Download />} onClick={() => void download('xlsx')} loading={exporting === 'xlsx'}>
-            XLSX
-          </Button>
+          {SURVEY_EXPORTS.map(({ format, accept, label }) => (
+            <DownloadButton
+              key={format}
+              variant="text"
+              path={`/api/survey/${survey.uuid}/export`}
+              accept={accept}
+              query={{ format, organization }}
+              fallbackName={`questionnaire.${format}`}
+              failure="L’export a échoué."
+            >
+              {label}
+            </DownloadButton>
+          ))}
         </Box>
       </Box>
       {data.questions.map((question, index) => (
