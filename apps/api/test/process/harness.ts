@@ -136,17 +136,32 @@ export async function startServer(dataDir: string, env: Record<string, string> =
 
 export type CommandResult = { code: number | string; stdout: string; stderr: string; output: string };
 
-/** Runs a built maintenance command (npm run backup / restore / import-backup) to its end. */
-export async function runCommand(name: 'backup' | 'restore' | 'import-backup', args: string[], env: Record<string, string>): Promise<CommandResult> {
-  const child = spawn(process.execPath, [commandFile(name), ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Runs a program to its end (a maintenance command, a scanner); cleanUp kills it if its test ends
+ * first. `output`: stdout and stderr as they came.
+ */
+export async function runProcess(file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CommandResult> {
+  const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   child.once('exit', () => children.delete(child));
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d) => (stdout += String(d)));
-  child.stderr.on('data', (d) => (stderr += String(d)));
+  let output = '';
+  child.stdout.on('data', (d) => {
+    stdout += String(d);
+    output += String(d);
+  });
+  child.stderr.on('data', (d) => {
+    stderr += String(d);
+    output += String(d);
+  });
   const code = await new Promise<number | string>((resolve) => child.once('exit', (c, s) => resolve(c ?? s ?? -1)));
-  return { code, stdout, stderr, output: stdout + stderr };
+  return { code, stdout, stderr, output };
+}
+
+/** Runs a built maintenance command (npm run backup / restore / import-backup) to its end. */
+export function runCommand(name: 'backup' | 'restore' | 'import-backup', args: string[], env: Record<string, string>): Promise<CommandResult> {
+  return runProcess(process.execPath, [commandFile(name), ...args], { cwd: ROOT, env: childEnv(env) });
 }
 
 /** The backup file a successful `npm run backup` printed. */

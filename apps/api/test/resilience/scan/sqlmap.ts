@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@flotte/contract';
+import { runScanner } from './run-scanner.js';
 import type { Target } from './targets.js';
 
 export const SQLMAP = '/usr/bin/sqlmap';
@@ -116,15 +116,7 @@ async function sqlmapOnce(base: string, token: string, target: Target, depth: De
     '--flush-session',
     '--disable-coloring',
   ];
-  writeFileSync(path.join(dir, 'command.txt'), `${SQLMAP} ${args.map((a) => JSON.stringify(a)).join(' ').replace(token, '<jeton>')}\n`);
-  const started = Date.now();
-  const child = spawn(SQLMAP, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d) => (output += String(d)));
-  child.stderr.on('data', (d) => (output += String(d)));
-  const exit = await new Promise<number | string>((resolve) => child.once('exit', (c, s) => resolve(c ?? s ?? -1)));
-  const seconds = (Date.now() - started) / 1000;
-  writeFileSync(path.join(dir, 'stdout.txt'), output);
+  const { code: exit, seconds, output } = await runScanner(SQLMAP, args, dir, token);
   const traffic = path.join(dir, 'traffic.txt');
   const trafficText = existsSync(traffic) ? readFileSync(traffic, 'utf8') : '';
   const requests = (trafficText.match(/^HTTP request \[#\d+\]/gm) ?? []).length;

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@flotte/contract';
+import { runScanner } from './run-scanner.js';
 
 export const WAPITI = '/usr/bin/wapiti';
 
@@ -61,15 +61,7 @@ export async function runWapiti(base: string, token: string, starts: string[], d
     '-v',
     '1',
   ];
-  writeFileSync(path.join(dir, 'command.txt'), `${WAPITI} ${args.map((a) => JSON.stringify(a)).join(' ').replace(token, '<jeton>')}\n`);
-  const started = Date.now();
-  const child = spawn(WAPITI, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d) => (output += String(d)));
-  child.stderr.on('data', (d) => (output += String(d)));
-  const code = await new Promise<number | string>((resolve) => child.once('exit', (c, s) => resolve(c ?? s ?? -1)));
-  const seconds = (Date.now() - started) / 1000;
-  writeFileSync(path.join(dir, 'stdout.txt'), output);
+  const { code, seconds, output } = await runScanner(WAPITI, args, dir, token);
   if (!existsSync(report)) return { code, seconds, report, findings: [], cutShort: [], modules: [], output };
   const parsed = JSON.parse(readFileSync(report, 'utf8')) as Report;
   const findings = (['vulnerabilities', 'anomalies'] as const).flatMap((section) =>
