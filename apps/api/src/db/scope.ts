@@ -53,12 +53,12 @@ const committedHooks = new WeakMap<object, (() => void)[]>();
  * commits, in that transaction: a request's Idempotency-Key says « its change committed » atomically
  * with the change (lib/idempotency.ts, decision 050). Used once, then spent.
  */
-export type CommitMark = { readonly organizationUuid: string; spent: boolean; write(tx: WriteTx): Promise<void> };
+type CommitMark = { readonly organizationUuid: string; readonly write: (tx: WriteTx) => Promise<void>; spent: boolean };
 const commitMarks = new AsyncLocalStorage<CommitMark>();
 
-/** Runs fn, and everything it starts, with mark: the first withTenant of its organization that commits writes it. */
-export function runWithCommitMark<T>(mark: CommitMark, fn: () => T): T {
-  return commitMarks.run(mark, fn);
+/** Runs fn, and everything it starts, with a commit mark: the first withTenant of organizationUuid that commits runs write in its transaction. */
+export function runWithCommitMark<T>(organizationUuid: string, write: (tx: WriteTx) => Promise<void>, fn: () => T): T {
+  return commitMarks.run({ organizationUuid, write, spent: false }, fn);
 }
 
 /** Runs fn without the commit mark of the work that started it (a job a request's commit woke, the key's own writes). */

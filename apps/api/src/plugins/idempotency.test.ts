@@ -278,8 +278,8 @@ describe('a process that died', () => {
     expect(claim.kind).toBe('run');
     await withTenant(t.database.db, orgX, (tx) => tx.update(idempotencyKeys).set({ claim: crypto.randomUUID() }).where(eq(idempotencyKeys.key, 'taken-over')));
     const before = await count('drivers', orgX);
-    const mark = { organizationUuid: orgX, spent: false, write: (tx: Parameters<typeof markEffect>[0]) => markEffect(tx, key, (claim as { claim: string }).claim) };
-    await expect(runWithCommitMark(mark, () => withTenant(t.database.db, orgX, (tx) => tx.insert(drivers).values({ organizationUuid: orgX, firstName: 'Jamais', lastName: 'Écrit' })))).rejects.toThrow(IN_FLIGHT_MESSAGE);
+    const mark = (tx: Parameters<typeof markEffect>[0]) => markEffect(tx, key, (claim as { claim: string }).claim);
+    await expect(runWithCommitMark(orgX, mark, () => withTenant(t.database.db, orgX, (tx) => tx.insert(drivers).values({ organizationUuid: orgX, firstName: 'Jamais', lastName: 'Écrit' })))).rejects.toThrow(IN_FLIGHT_MESSAGE);
     expect(await count('drivers', orgX)).toBe(before);
   });
 });

@@ -113,7 +113,7 @@ export function registerIdempotency(app: FastifyInstance) {
             extendLease(app.db, scope, claim.claim).catch((error: unknown) => request.log.warn({ err: error }, 'Idempotency-Key : bail non prolongé'));
           }, IDEMPOTENCY_LEASE_MS / 3);
           state.heartbeat.unref();
-          runWithCommitMark({ organizationUuid, spent: false, write: (tx) => markEffect(tx, scope, claim.claim) }, done);
+          runWithCommitMark(organizationUuid, (tx) => markEffect(tx, scope, claim.claim), done);
         },
         (error: unknown) => done(error as Error),
       );
