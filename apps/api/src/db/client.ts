@@ -160,6 +160,33 @@ export class SilenceWatch {
 }
 
 /**
+ * While something sent now waits for its answer: with a watch, a probe every PROBE_AFTER_MS, and
+ * `giveUp` once the database is found silent — or was silent since it was sent: its bytes may have
+ * been lost there, it may never be answered even once the database is back; and `giveUp` at
+ * `timeoutMs` whatever the probes say (finite without a watch). Returns what to call once answered.
+ */
+function giveUpWhenSilent(watch: SilenceWatch | undefined, giveUp: () => void, timeoutMs = Number.POSITIVE_INFINITY): () => void {
+  const started = Date.now();
+  let finished = false;
+  const tick = () => {
+    if (finished) return;
+    const left = timeoutMs - (Date.now() - started);
+    if (left <= 0 || !watch) return giveUp();
+    void watch.answers().then((answers) => {
+      if (finished) return;
+      if (!answers || watch.sentBeforeTrust(started)) return giveUp();
+      timer = setTimeout(tick, Math.min(PROBE_AFTER_MS, timeoutMs - (Date.now() - started))).unref();
+    });
+  };
+  // One timer: it probes every PROBE_AFTER_MS (with a watch), and gives up at timeoutMs.
+  let timer = setTimeout(tick, watch ? Math.min(PROBE_AFTER_MS, timeoutMs) : timeoutMs).unref();
+  return () => {
+    finished = true;
+    clearTimeout(timer);
+  };
+}
+
+/**
  * Closes the client's connection when one of its queries gets no answer within `timeoutMs` — or,
  * with a watch, as soon as the database is found silent while the query waits (SilenceWatch).
  * node-postgres' own `query_timeout` fails the query but leaves it active on the connection, so
@@ -169,27 +196,7 @@ function closeWhenSilent(client: pg.PoolClient, timeoutMs: number, watch?: Silen
   const query = client.query.bind(client) as (...args: QueryArgs) => unknown;
   const close = () => (client as unknown as { connection?: { stream: { destroy(): void } } }).connection?.stream.destroy();
   const watched = (...args: QueryArgs) => {
-    const started = Date.now();
-    let finished = false;
-    // One timer per query: it probes every PROBE_AFTER_MS (with a watch), and closes at timeoutMs.
-    const tick = () => {
-      if (finished) return;
-      const left = timeoutMs - (Date.now() - started);
-      if (left <= 0 || !watch) return close();
-      void watch.answers().then((answers) => {
-        if (finished) return;
-        // Sent into a silence, a query may never be answered even once the database is back.
-        if (!answers || watch.sentBeforeTrust(started)) return close();
-        timer = setTimeout(tick, Math.min(PROBE_AFTER_MS, timeoutMs - (Date.now() - started)));
-        timer.unref();
-      });
-    };
-    let timer = setTimeout(tick, watch ? Math.min(PROBE_AFTER_MS, timeoutMs) : timeoutMs);
-    timer.unref();
-    const done = () => {
-      finished = true;
-      clearTimeout(timer);
-    };
+    const done = giveUpWhenSilent(watch, close, timeoutMs);
     const [config, values, callback] = args;
     const wrap = (cb: Callback): Callback => (error, result) => (done(), cb(error, result));
     if (typeof callback === 'function') return query(config, values, wrap(callback as Callback));
@@ -265,28 +272,21 @@ class SelfReleasingPool extends pg.Pool {
     if (watch?.knownSilent) return Promise.reject(new DatabaseSilentError());
     const connecting = super.connect();
     if (!watch) return connecting;
-    const started = Date.now();
     return new Promise((resolve, reject) => {
       let settled = false;
-      const tick = () => {
-        void watch.answers().then((answers) => {
-          if (settled) return;
-          if (!answers || watch.sentBeforeTrust(started)) {
-            settled = true;
-            reject(new DatabaseSilentError());
-          } else timer = setTimeout(tick, PROBE_AFTER_MS).unref();
-        });
-      };
-      let timer = setTimeout(tick, PROBE_AFTER_MS).unref();
+      const stop = giveUpWhenSilent(watch, () => {
+        settled = true;
+        reject(new DatabaseSilentError());
+      });
       connecting.then(
         (client) => {
-          clearTimeout(timer);
+          stop();
           if (settled) return client.release();
           settled = true;
           resolve(client);
         },
         (error: unknown) => {
-          clearTimeout(timer);
+          stop();
           if (settled) return;
           settled = true;
           reject(error instanceof Error ? error : new Error(String(error)));
