@@ -33,7 +33,7 @@ export function providerIdempotencyKey(request: { headers: Record<string, unknow
 }
 
 /** A key is kept this long after its first request, then swept. */
-export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** A request holds its key this long, pushed back every third of it while it runs. */
 export const IDEMPOTENCY_LEASE_MS = 30_000;
 
@@ -58,10 +58,10 @@ export class IdempotencyInFlightError extends AppError {
 }
 
 export type KeyScope = { organizationUuid: string; userUuid: string; route: string; key: string };
-export type StoredAnswer = { statusCode: number; contentType: string | null; body: string };
+type StoredAnswer = { statusCode: number; contentType: string | null; body: string };
 
 /** What a request with a key does: run (holding `claim`), replay the stored answer, or be refused. */
-export type Claim =
+type Claim =
   | { kind: 'run'; claim: string }
   | { kind: 'done'; fingerprint: string | null; answer: StoredAnswer }
   | { kind: 'inFlight'; retryAfterSeconds: number }
