@@ -103,9 +103,9 @@ function reportToMetrics(statements: StatementEvents, db: () => Database | undef
 }
 
 /** How long a query or a new connection waits for its answer before the database is probed. */
-export const PROBE_AFTER_MS = 1_500;
+const PROBE_AFTER_MS = 1_500;
 /** How long a probe's verdict serves the queries and connections that ask for one. */
-export const VERDICT_TTL_MS = 1_000;
+const VERDICT_TTL_MS = 1_000;
 
 /**
  * Tells a silent database (a network that drops every packet, a frozen server) from a slow query
