@@ -46,7 +46,7 @@ export const ANSWER_LOST_MESSAGE =
 /** The same key with another request: 422, nothing done (Stripe's answer). */
 export class IdempotencyKeyReusedError extends AppError {
   constructor() {
-    super(422, KEY_REUSED_MESSAGE, [{ path: 'idempotency-key', message: KEY_REUSED_MESSAGE }]);
+    super(422, KEY_REUSED_MESSAGE, [{ path: HEADER, message: KEY_REUSED_MESSAGE }]);
   }
 }
 
