@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/db/client.js';
 import { cleanupTemporaryObjects } from '../../src/platform/storage/files.js';
 import { LocalDiskStorage } from '../../src/platform/storage/local-disk-storage.js';
+import { multipartFile, multipartFiles } from '../multipart.js';
 import { api, cleanUp, driverUuids, login, openFolder, type RunningServer, seededDataDir, startServer, waitUntil } from '../process/harness.js';
 
 /**
@@ -47,13 +47,6 @@ function slowPost(server: RunningServer, route: string, token: string, headers: 
     })();
   });
   return { answer, sent: () => sent };
-}
-
-function multipart(field: string, fileName: string, content: Buffer, contentType: string) {
-  const boundary = `----crash${randomUUID()}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: ${contentType}\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { body: Buffer.concat([head, content, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 /** Splits a body into chunks of `size` bytes. */
@@ -126,8 +119,8 @@ async function driversNamed(server: RunningServer, token: string, prefix: string
 }
 
 async function previewImport(server: RunningServer, token: string, key: string, csv: Buffer) {
-  const form = multipart('file', 'conducteurs.csv', csv, 'text/csv');
-  const { answer } = slowPost(server, '/import/driver/preview', token, { 'content-type': form.contentType, 'idempotency-key': key }, [form.body], 0);
+  const form = multipartFile('conducteurs.csv', csv);
+  const { answer } = slowPost(server, '/import/driver/preview', token, { ...form.headers, 'idempotency-key': key }, [form.payload], 0);
   const response = await answer;
   expect(response?.status, response?.body).toBe(200);
   return { ...(JSON.parse(response!.body) as { importId: string; suggestedMapping: Record<string, number | null> }), raw: response!.body };
@@ -143,8 +136,8 @@ describe('kill -9, then the same request again (embedded database)', () => {
     const before = await api<{ data: unknown[] }>(server.url, token, 'GET', `/vehicule/${vehicle}/documents`);
 
     // 1. An upload killed with its file half sent: the file is staged in tmp/, no row.
-    const big = multipart('files', 'crash-milieu.pdf', pdf(6 * 1024 * 1024), 'application/pdf');
-    const halfway = slowPost(server, `/vehicule/${vehicle}/documents`, token, { 'content-type': big.contentType, 'idempotency-key': 'upload-milieu' }, chunked(big.body, 256 * 1024), 40);
+    const big = multipartFiles([{ name: 'crash-milieu.pdf', content: pdf(6 * 1024 * 1024) }]);
+    const halfway = slowPost(server, `/vehicule/${vehicle}/documents`, token, { ...big.headers, 'idempotency-key': 'upload-milieu' }, chunked(big.payload, 256 * 1024), 40);
     await waitUntil(() => halfway.sent() >= 3 * 1024 * 1024, 60_000);
     await kill(server);
     expect(await halfway.answer).toBeNull();
@@ -153,9 +146,9 @@ describe('kill -9, then the same request again (embedded database)', () => {
     // 2. An upload killed just as its last byte arrives: before, during or after its commit.
     server = await startServer(dataDir);
     token = await login(server.url);
-    const small = multipart('files', 'crash-fin.pdf', pdf(512 * 1024), 'application/pdf');
-    const atEnd = slowPost(server, `/vehicule/${vehicle}/documents`, token, { 'content-type': small.contentType, 'idempotency-key': 'upload-fin' }, chunked(small.body, 64 * 1024), 5);
-    await waitUntil(() => atEnd.sent() === small.body.length, 30_000);
+    const small = multipartFiles([{ name: 'crash-fin.pdf', content: pdf(512 * 1024) }]);
+    const atEnd = slowPost(server, `/vehicule/${vehicle}/documents`, token, { ...small.headers, 'idempotency-key': 'upload-fin' }, chunked(small.payload, 64 * 1024), 5);
+    await waitUntil(() => atEnd.sent() === small.payload.length, 30_000);
     await new Promise((r) => setTimeout(r, 15));
     await kill(server);
     const cut = await atEnd.answer;
@@ -165,12 +158,12 @@ describe('kill -9, then the same request again (embedded database)', () => {
     server = await startServer(dataDir);
     token = await login(server.url);
     const bigCsv = driversCsv('Apercu', 20_000);
-    const previewForm = multipart('file', 'conducteurs.csv', bigCsv, 'text/csv');
-    const cutPreview = slowPost(server, '/import/driver/preview', token, { 'content-type': previewForm.contentType, 'idempotency-key': 'apercu-coupe' }, chunked(previewForm.body, 128 * 1024), 30);
-    await waitUntil(() => cutPreview.sent() >= previewForm.body.length / 2, 60_000);
+    const previewForm = multipartFile('conducteurs.csv', bigCsv);
+    const cutPreview = slowPost(server, '/import/driver/preview', token, { ...previewForm.headers, 'idempotency-key': 'apercu-coupe' }, chunked(previewForm.payload, 128 * 1024), 30);
+    await waitUntil(() => cutPreview.sent() >= previewForm.payload.length / 2, 60_000);
     await kill(server);
     expect(await cutPreview.answer).toBeNull();
-    note({ scenario: 'import : aperçu', moment: `kill -9 à mi-fichier (${Math.round(previewForm.body.length / 2 / 1024)} Ko)`, held: 'aucune réponse' });
+    note({ scenario: 'import : aperçu', moment: `kill -9 à mi-fichier (${Math.round(previewForm.payload.length / 2 / 1024)} Ko)`, held: 'aucune réponse' });
 
     // After the restart: the same requests with the same keys.
     server = await startServer(dataDir);
@@ -180,7 +173,7 @@ describe('kill -9, then the same request again (embedded database)', () => {
       ['upload-milieu', big],
       ['upload-fin', small],
     ] as const) {
-      const retry = slowPost(server, `/vehicule/${vehicle}/documents`, token, { 'content-type': form.contentType, 'idempotency-key': key }, chunked(form.body, 1024 * 1024), 0);
+      const retry = slowPost(server, `/vehicule/${vehicle}/documents`, token, { ...form.headers, 'idempotency-key': key }, chunked(form.payload, 1024 * 1024), 0);
       const answer = await retry.answer;
       expect(answer?.status, answer?.body).toBe(201);
     }
