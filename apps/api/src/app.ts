@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { AppError, SHUTTING_DOWN_MESSAGE } from './errors.js';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
+import { AppError, SHUTTING_DOWN_MESSAGE } from './errors.js';
 import { serializeSharedPagesOnce } from './lib/page-cache.js';
 import { ContextCache } from './lib/context-cache.js';
 import { AccessTokens, type Clock } from './lib/tokens.js';
