@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
-import { AppError, SHUTTING_DOWN_MESSAGE } from './errors.js';
+import { ServiceUnavailableError, SHUTTING_DOWN_MESSAGE } from './errors.js';
 import { serializeSharedPagesOnce } from './lib/page-cache.js';
 import { ContextCache } from './lib/context-cache.js';
 import { AccessTokens, type Clock } from './lib/tokens.js';
@@ -302,7 +302,9 @@ function refuseWhileClosing(app: FastifyInstance) {
     closing = true;
     done();
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw new AppError(503, SHUTTING_DOWN_MESSAGE, undefined, { 'retry-after': '2', connection: 'close' });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new ServiceUnavailableError(2, SHUTTING_DOWN_MESSAGE);
   });
 }
