@@ -2,8 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { REGISTERS } from '../../src/db/schema/registers.js';
 import { cleanUp, DEMO_ADMIN, login, type RunningServer, seededDataDir, scratch, startServer, withNewDatabase } from '../process/harness.js';
-import { loadTenants, REGISTER_PATHS, REGISTERS, type Write, Writes } from './load/registers.js';
+import { loadTenants, REGISTER_PATHS, type Write, Writes } from './load/registers.js';
 
 /**
  * Issue 20, point 12: SIGTERM 5 s into a load of 20 connections writing into every register. The

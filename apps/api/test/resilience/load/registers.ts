@@ -30,8 +30,6 @@ export function registersOfOpenApi(): string[] {
     .sort();
 }
 
-export { REGISTERS, type Register };
-
 /** One organization as one of its people sees it: the bench's tenant, plus what writes need. */
 export type LoadTenant = Tenant & { vehiculeChoices: string[] };
 
