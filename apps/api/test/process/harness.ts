@@ -240,6 +240,17 @@ export function startWriters(count: number, write: (writer: number, n: number) =
   };
 }
 
+/** Every file under dir (relative paths) with its size: what a failed or killed write left behind. */
+export function filesUnder(dir: string): Record<string, number> {
+  const result: Record<string, number> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    result[path.relative(dir, file)] = statSync(file).size;
+  }
+  return result;
+}
+
 /** Name, size and content hash of every file under dir: to prove a folder untouched. */
 export function fingerprint(dir: string): Record<string, string> {
   const result: Record<string, string> = {};

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { openPglite } from '../../src/db/client.js';
 import { cleanupTemporaryObjects } from '../../src/platform/storage/files.js';
 import { LocalDiskStorage } from '../../src/platform/storage/local-disk-storage.js';
 import { multipartFile, multipartFiles } from '../multipart.js';
-import { api, cleanUp, driverUuids, login, openFolder, type RunningServer, seededDataDir, startServer, waitUntil } from '../process/harness.js';
+import { api, cleanUp, driverUuids, filesUnder, login, openFolder, type RunningServer, seededDataDir, startServer, waitUntil } from '../process/harness.js';
 
 /**
  * Issue 20, point 11: kill -9 of the built server (embedded database) during an import, an upload
@@ -60,15 +60,7 @@ async function kill(server: RunningServer) {
 /** Files under DATA_DIR/media: temporary ones (tmp/) and committed keys (`<org>/<uuid>`). */
 function mediaFiles(dataDir: string): { temporary: string[]; committed: string[] } {
   const root = path.join(dataDir, 'media');
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(path.join(dir, entry.name));
-      else found.push(path.relative(root, path.join(dir, entry.name)).split(path.sep).join('/'));
-    }
-  };
-  walk(root);
+  const found = existsSync(root) ? Object.keys(filesUnder(root)) : [];
   return { temporary: found.filter((key) => key.startsWith('tmp/')), committed: found.filter((key) => !key.startsWith('tmp/')) };
 }
 

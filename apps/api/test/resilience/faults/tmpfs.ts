@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -36,15 +36,4 @@ export function fill(dir: string, name = 'remplissage.bin'): number {
     closeSync(fd);
   }
   return written;
-}
-
-/** Every file under dir (relative paths) with its size: what a failed write left behind. */
-export function filesUnder(dir: string): Record<string, number> {
-  const result: Record<string, number> = {};
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    result[path.relative(dir, file)] = statSync(file).size;
-  }
-  return result;
 }
