@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanUp, login, openFolder, runCommand, seededDataDir, startServer } from '../process/harness.js';
+import { cleanUp, filesUnder, login, openFolder, runCommand, seededDataDir, startServer } from '../process/harness.js';
 import { multipartFiles } from '../multipart.js';
 import { sleep } from './faults/load.js';
 import { type Check, printChecks } from './faults/report.js';
 import { type SlowConnection, startSlowClients } from './faults/slow-clients.js';
-import { filesUnder, fill, mountSmallDisk, type SmallDisk } from './faults/tmpfs.js';
+import { fill, mountSmallDisk, type SmallDisk } from './faults/tmpfs.js';
 
 /**
  * Issue 20, point 14: a full disk and slow clients, on the built server as a real process.
