@@ -2,7 +2,16 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { databaseTroubleOf } from '../db/availability.js';
-import { AppError, DATABASE_UNAVAILABLE_MESSAGE, HTTP_ERROR_NAMES, isNoSpace, NO_SPACE_MESSAGE, OVERLOADED_MESSAGE, ServiceUnavailableError } from '../errors.js';
+import {
+  AppError,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  HTTP_ERROR_NAMES,
+  InsufficientStorageError,
+  isNoSpace,
+  NO_SPACE_MESSAGE,
+  OVERLOADED_MESSAGE,
+  ServiceUnavailableError,
+} from '../errors.js';
 import { logAnswerWithoutHooks, newRequestId, REQUEST_ID_HEADER, securityEvent, securityEventWritten } from './request-log.js';
 
 type Detail = { path: string; message: string };
@@ -120,14 +129,14 @@ export function registerErrorHandlers(app: FastifyInstance) {
         : 'Données invalides';
       return answer(request, reply, 400, message, details);
     }
+    if (err instanceof InsufficientStorageError || isNoSpace(err)) {
+      // A full disk, said by the storage or met anywhere else: the administrator must act.
+      request.log.error({ err, route: request.routeOptions.url }, 'disk full: 507');
+      return answer(request, reply, 507, NO_SPACE_MESSAGE);
+    }
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
       return answer(request, reply, err.statusCode, err.message, err.details);
-    }
-    if (isNoSpace(err)) {
-      // A full disk anywhere else than the storage (which says so itself): the administrator must act.
-      request.log.error({ err, route: request.routeOptions.url }, 'disk full: 507');
-      return answer(request, reply, 507, NO_SPACE_MESSAGE);
     }
     const trouble = databaseTroubleOf(err);
     if (trouble) {
