@@ -2,7 +2,8 @@
 // `npm run test:resilience`: the slow suites of issue 20 on the built server as real processes —
 // load, SIGTERM under load, kill -9 during an import, an upload and a job, the database cut and
 // frozen under load, a full disk, slow clients, then sqlmap and wapiti on every list, create and id
-// route of the OpenAPI document. Called by .ci/run after `npm test`; ends with « N passed, N failed ».
+// route of the OpenAPI document; ends with « N passed, N failed ». Not yet called by .ci/run: the
+// load suite still fails its memory check (README, « Ce que lance npm run test:resilience »).
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CI, TEST_DATABASE_URL, ensureDebianPackages, finish, note, postgresAnswers, root, run, vitest, done, banner } from './steps.mjs';
@@ -37,7 +38,7 @@ ensureDebianPackages('scanners', [
   { name: 'sqlmap', binary: '/usr/bin/sqlmap' },
   { name: 'wapiti', binary: '/usr/bin/wapiti' },
 ]);
-// `npm test` has just built the same tree in CI: the build runs again only when a source is newer.
+// Run after `npm test`, which has just built the same tree: the build runs again only when a source is newer.
 if (builtAndCurrent()) {
   banner('Build à jour (apps/api/dist, apps/web/dist)');
   note('✓ Build déjà à jour');
