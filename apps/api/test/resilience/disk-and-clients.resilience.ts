@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { type LoadResult, summarize } from '../../../../bench/mix.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanUp, filesUnder, login, openFolder, runCommand, seededDataDir, startServer } from '../process/harness.js';
 import { multipartFiles } from '../multipart.js';
@@ -82,14 +83,11 @@ const REQUEST_TIMEOUT_S = 7;
 /** Below this, a p99 is the machine's noise, not the server's: ratios are taken over it. */
 const P99_FLOOR_MS = 5;
 
-function measure(origin: string, token: string, seconds: number): Promise<{ p99: number; requests: number; non2xx: number; errors: number }> {
+function measure(origin: string, token: string, seconds: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     autocannon(
       { url: `${origin}/api/driver?limit=20`, connections: 10, duration: seconds, headers: { authorization: `Bearer ${token}` }, timeout: 10 },
-      (error, result) => {
-        if (error) return reject(error);
-        resolve({ p99: result.latency.p99, requests: result.requests.total, non2xx: result.non2xx, errors: result.errors + result.timeouts });
-      },
+      (error, result) => (error ? reject(error) : resolve(summarize(result))),
     );
   });
 }
@@ -119,9 +117,9 @@ describe('fifty slow clients', () => {
       withSlow.push(busy.p99);
       slowConnections = slowConnections.concat(slow.stop());
       for (const run of [quiet, busy]) {
-        totals.requests += run.requests;
+        totals.requests += run.total;
         totals.non2xx += run.non2xx;
-        totals.errors += run.errors;
+        totals.errors += run.errors + run.timeouts;
       }
     }
     await server.stop();
