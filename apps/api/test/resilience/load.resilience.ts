@@ -1,7 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanUp, DEMO_ADMIN, type RunningServer, seededDataDir, scratch, startServer, withNewDatabase } from '../process/harness.js';
+import { writeReport } from './faults/report.js';
 import { loadTenants, REGISTER_PATHS, registersOfOpenApi, Writes } from './load/registers.js';
 import { type LoadRun, type Memory, memory, runLoad } from './load/run-load.js';
 
@@ -60,11 +59,7 @@ afterAll(() => {
       '',
     ].join('\n') + '\n',
   );
-  const dir = process.env.RESILIENCE_REPORTS_DIR;
-  if (dir) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'load.json'), `${JSON.stringify({ measuredAt: new Date().toISOString(), reports }, null, 2)}\n`);
-  }
+  writeReport('load', reports);
 });
 
 async function underLoad(database: string, server: RunningServer) {

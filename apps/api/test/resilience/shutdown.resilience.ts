@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REGISTERS } from '../../src/db/schema/registers.js';
 import { cleanUp, DEMO_ADMIN, login, type RunningServer, seededDataDir, scratch, startServer, withNewDatabase } from '../process/harness.js';
+import { writeReport } from './faults/report.js';
 import { loadTenants, REGISTER_PATHS, type Write, Writes } from './load/registers.js';
 
 /**
@@ -25,10 +24,7 @@ type Outcome = { sentAt: number; endedAt: number; status?: number; error?: strin
 const reports: Record<string, unknown>[] = [];
 afterAll(() => {
   cleanUp();
-  const dir = process.env.RESILIENCE_REPORTS_DIR;
-  if (!dir || reports.length === 0) return;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'shutdown.json'), `${JSON.stringify({ measuredAt: new Date().toISOString(), reports }, null, 2)}\n`);
+  writeReport('shutdown', reports);
 });
 
 /**

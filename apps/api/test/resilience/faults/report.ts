@@ -1,5 +1,13 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
+/** Writes a suite's figures to RESILIENCE_REPORTS_DIR/<name>.json when set (docs/performance.md reads them). */
+export function writeReport(name: string, reports: readonly unknown[]): void {
+  const dir = process.env.RESILIENCE_REPORTS_DIR;
+  if (!dir || reports.length === 0) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify({ measuredAt: new Date().toISOString(), reports }, null, 2)}\n`);
+}
 
 /** One line of a suite's closing table: what was tried, what was measured, whether it held. */
 export type Check = { check: string; tried: string; measured: string; held: boolean };
