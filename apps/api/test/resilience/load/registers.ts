@@ -79,7 +79,14 @@ export async function loadTenants(origin: string, accounts: { email: string; pas
 }
 
 /** What the server acknowledged, per record: created, then maybe changed (the last value) and archived. */
-export type Acknowledged = { register: Register; marker: string; update?: { field: string; value: string }; archived: boolean };
+export type Acknowledged = {
+  register: Register;
+  marker: string;
+  update?: { field: string; value: string };
+  archived: boolean;
+  /** Changes sent and not answered (yet): one in flight when the load stops may be stored without its answer being read. */
+  unanswered: Set<string>;
+};
 
 export type Write = {
   kind: `${'create' | 'update' | 'archive'}.${Register}`;
@@ -131,7 +138,7 @@ export class Writes {
           this.unacknowledged.add(marker);
           return false;
         }
-        this.ledger.set((JSON.parse(text) as { uuid: string }).uuid, { register, marker, archived: false });
+        this.ledger.set((JSON.parse(text) as { uuid: string }).uuid, { register, marker, archived: false, unanswered: new Set() });
         return true;
       },
     };
@@ -143,12 +150,14 @@ export class Writes {
     const n = ++this.counter;
     const value = record.register === 'drivers' ? `maj.${this.prefix}.${n}@essai-charge.fr`.toLowerCase() : `Révision ${this.prefix} ${n}`;
     const body: UpdateDriverBody | UpdateVehiculeBody | UpdateSinisterBody = { [UPDATED[record.register]]: value };
+    record.unanswered.add(value);
     return {
       kind: `update.${record.register}`,
       method: 'PATCH',
       path: `${REGISTER_PATHS[record.register]}/${uuid}`,
       body: JSON.stringify(body),
       answered: (status) => {
+        record.unanswered.delete(value);
         if (status !== 200) return false;
         record.update = { field: UPDATED[record.register], value };
         return true;
@@ -182,7 +191,8 @@ export class Writes {
     for (const [uuid, record] of this.ledger) {
       const row = stored.get(uuid);
       if (!row) missing.push(`${record.register} ${record.marker} (${uuid}) absent`);
-      else if (record.update && row[record.update.field] !== record.update.value) missing.push(`${record.register} ${uuid} : ${record.update.field} = ${String(row[record.update.field])}, attendu ${record.update.value}`);
+      else if (record.update && row[record.update.field] !== record.update.value && !record.unanswered.has(String(row[record.update.field])))
+        missing.push(`${record.register} ${uuid} : ${record.update.field} = ${String(row[record.update.field])}, attendu ${record.update.value}`);
       else if (record.archived && row.isArchived !== true) missing.push(`${record.register} ${uuid} : archivage perdu`);
     }
     return { stored: this.ledger.size - missing.length, missing, storedMarkers };
