@@ -6,6 +6,7 @@ import OutlinedInput from '@mui/material/OutlinedInput';
 import { useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
 import { withChunkReload } from '../lib/chunk-load-guard';
 import { formatDate } from '../lib/format';
+import { preloadWhenIdle, whenIdle } from '../lib/idle-preload';
 import { INVALID_DATE } from './date-field-values';
 import type * as DateFieldModuleType from './date-field';
 import type { DateFieldProps } from './date-field';
@@ -28,23 +29,6 @@ export function loadDateField(): Promise<DateFieldModule> {
     },
   );
   return loading;
-}
-
-/**
- * With a mouse (a desktop), the pickers are fetched once the page is idle, ready for the first
- * click. On a touch screen (a phone on 4G) they wait for the first touch: data and a slow CPU are
- * spent on the list first (issue 10).
- */
-const preloadWhenIdle = () => typeof window.matchMedia === 'function' && window.matchMedia('(hover: hover) and (pointer: fine)').matches;
-
-/** After the first paint, when the browser has a moment (at the latest after `timeout` ms). */
-function whenIdle(callback: () => void, timeout = 1500): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(callback, { timeout });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const handle = window.setTimeout(callback, 200);
-  return () => window.clearTimeout(handle);
 }
 
 /**

@@ -3,15 +3,12 @@ import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { lazyComponent } from '../../../components/lazy-component';
 import { LIMIT_COLORS, LIMIT_LABELS, type LimitStatus } from '../../../lib/insurance-figures';
 import { FormulaButton } from './formula-button';
+import { LazyFormulaTooltip } from './lazy-formula-tooltip';
 import { Placeholder } from './placeholder';
-
-// The tooltip (MUI Tooltip, Popper) comes after the cards' figures, in its own chunk.
-const FormulaTooltip = lazyComponent(() => import('./formula-tooltip').then((m) => m.FormulaTooltip));
 
 export type FigureCardProps = {
   title: string;
@@ -43,9 +40,7 @@ export function FigureCard({ title, value, to, linkLabel, status, caption, formu
         {value === undefined ? (
           <FormulaButton label={`Calcul : ${title}`} formula={formula} />
         ) : (
-          <Suspense fallback={<FormulaButton label={`Calcul : ${title}`} formula={formula} />}>
-            <FormulaTooltip label={`Calcul : ${title}`} formula={formula} />
-          </Suspense>
+          <LazyFormulaTooltip label={`Calcul : ${title}`} formula={formula} />
         )}
       </Box>
       {value === undefined ? (
