@@ -12,16 +12,22 @@ const api = { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } }
  * built: from a root (a layout, a page), all it imports without `import()`. What a dialog, a form
  * or a date picker loads lazily is reached by no root.
  */
-function staticReach(roots: RegExp): { plugin: Plugin; rootsReaching: (id: string) => ReadonlySet<string> } {
+const BARREL = /[\\/]packages[\\/]contract[\\/]src[\\/]index\.ts$/;
+
+function staticReach(roots: RegExp): { plugin: Plugin; rootsReaching: (id: string) => ReadonlySet<string>; isDynamicEntry: (id: string) => boolean } {
   const reach = new Map<string, Set<string>>();
+  const dynamicEntries = new Set<string>();
   const none: ReadonlySet<string> = new Set();
   return {
     rootsReaching: (id) => reach.get(id) ?? none,
+    isDynamicEntry: (id) => dynamicEntries.has(id),
     plugin: {
       name: 'flotte:static-reach',
       apply: 'build',
       buildEnd() {
         reach.clear();
+        dynamicEntries.clear();
+        for (const id of this.getModuleIds()) for (const imported of this.getModuleInfo(id)?.dynamicallyImportedIds ?? []) dynamicEntries.add(imported);
         for (const root of [...this.getModuleIds()].filter((id) => roots.test(id) && !id.includes('.test.'))) {
           const seen = new Set<string>();
           const stack = [root];
@@ -31,7 +37,10 @@ function staticReach(roots: RegExp): { plugin: Plugin; rootsReaching: (id: strin
             seen.add(id);
             if (!reach.has(id)) reach.set(id, new Set());
             reach.get(id)!.add(root);
-            stack.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+            // Not through a barrel (the contract's index re-exports every module, but an importer
+            // gets only what it names, the rest being left out by tree shaking): its modules would
+            // seem imported by every page.
+            if (!BARREL.test(id)) stack.push(...(this.getModuleInfo(id)?.importedIds ?? []));
           }
         }
       },
@@ -48,7 +57,9 @@ const RARE_PAGE =
 const LOGGED_LAYOUT = /[\\/]src[\\/]app[\\/]layouts[\\/]logged-layout\.tsx$/;
 const LOGGED_PAGE = /[\\/]src[\\/]app[\\/]routes[\\/]app[\\/][^\\/]+\.tsx$/;
 const LOGIN = /[\\/]src[\\/]app[\\/](layouts[\\/]public-layout|routes[\\/]auth[\\/]login)\.tsx$/;
-const reach = staticReach(new RegExp(`${LOGGED_LAYOUT.source}|${LOGGED_PAGE.source}|${LOGIN.source}`));
+/** The entry (index.html's script): what it imports statically runs on every page. */
+const ENTRY = /[\\/]src[\\/]main\.tsx$/;
+const reach = staticReach(new RegExp(`${ENTRY.source}|${LOGGED_LAYOUT.source}|${LOGGED_PAGE.source}|${LOGIN.source}`));
 
 /**
  * Shown at once by the logged-in pages: imported statically by their layout or by two of their
@@ -69,10 +80,58 @@ function loggedPageUses(id: string): boolean {
 /** MUI's styling engine and base: what every MUI component needs. */
 const MUI_CORE =
   /node_modules[\\/](@mui[\\/](system|utils|styled-engine|private-theming)[\\/]|@mui[\\/]material[\\/](styles|internal|utils|colors|transitions|className|useMediaQuery|SvgIcon|ButtonBase|Button|Typography|Paper|IconButton|Box|zero-styled|DefaultPropsProvider|CssBaseline|locale)[\\/]|@emotion[\\/]|stylis[\\/]|clsx[\\/]|react-is[\\/]|hoist-non-react-statics[\\/])/;
-/** The register kit's pieces shown by every register (src/components/register). */
-const REGISTER_KIT = /[\\/]src[\\/]components[\\/]register[\\/](search-field|register-error-state|register-pagination|register-actions|use-list-search-params)\.tsx?$/;
 /** The other MUI components, the icons and TanStack Query (an icon a page shows is ≈ 0,2 kB: one file each cost as much again). */
 const UI_LIBRARIES = /node_modules[\\/](@mui[\\/](material|icons-material)|@tanstack)[\\/]/;
+
+const DASHBOARD = /[\\/]src[\\/]app[\\/]routes[\\/]app[\\/]dashboard\.tsx$/;
+/** The web app's own modules. */
+const APP_SOURCE = /[\\/]apps[\\/]web[\\/]src[\\/]/;
+/** What the bundler adds to the entry: its runtime, Vite's preload helper and module preload polyfill, index.html. */
+const BUNDLER_RUNTIME = /^\0?(rolldown[\\/]runtime|vite[\\/](preload-helper|modulepreload-polyfill))|(^|[\\/])index\.html$/;
+
+/**
+ * The chunk of a module on a phone's first load (issue 10): each file a page downloads costs
+ * ≈ 430 bytes of response headers (Lighthouse counts them) and a request, and Rolldown's automatic
+ * chunks are one per set of importers — lazy dialogs and forms included — which cut a register's
+ * first load into 30-odd files, most of a few hundred bytes. Here a module goes by the first loads
+ * that import it statically (the entry, the login page, the logged layout, each logged page but the
+ * seldom-entered ones):
+ * - the entry's, or the login page's and a logged page's at once → `boot`, the entry's chunk;
+ * - the login page's alone → `login`;
+ * - the logged layout's or three logged pages' (`loggedShared`) → `mui-core`, `ui` (the other
+ *   libraries), or for the app's own modules `logged` (the layout's and the dashboard's, the page a
+ *   session lands on) and `registers` (three pages' but neither of those: the register kit, which
+ *   the dashboard and /parameters would download and run for nothing);
+ * - the app's own modules of one or two logged pages → a chunk for that set of pages (`drivers`,
+ *   `drivers+sinisters`).
+ * Routes, layouts, a register's view and lazy dialogs stay chunks of their own (dynamic entries),
+ * holding just their module; what only a dialog, a form or a picker imports is left to the automatic
+ * chunks that load with it. A module imports only modules imported by at least the same first
+ * loads, so these chunks import from chunks loaded by as many pages or more: no cycle between them.
+ * Measured (bench/web-bytes.ts, 2026-11-27): the login page 9 → 4 files, a register 32–36 → 10–12.
+ */
+function firstLoadChunk(id: string): string | null {
+  if (BUNDLER_RUNTIME.test(id)) return 'boot';
+  // A route, a layout, a register's view, a lazy dialog: a chunk of its own, named after it in
+  // Vite's manifest, which the server and the size budget read (in a group, Rolldown leaves it out
+  // of the manifest; and a page's module in a group was built without its exports: « Export
+  // 'vehicules_exports' is not defined », the page failed).
+  if (reach.isDynamicEntry(id)) return null;
+  const roots = [...reach.rootsReaching(id)];
+  if (roots.length === 0) return null;
+  const byLogin = roots.some((root) => LOGIN.test(root));
+  const pages = roots.filter((root) => LOGGED_PAGE.test(root) && !RARE_SOURCE.test(root));
+  const byLogged = pages.length > 0 || roots.some((root) => LOGGED_LAYOUT.test(root));
+  if (roots.some((root) => ENTRY.test(root)) || (byLogin && byLogged)) return 'boot';
+  if (byLogin) return 'login';
+  if (loggedShared(id)) {
+    if (MUI_CORE.test(id)) return 'mui-core';
+    if (UI_LIBRARIES.test(id)) return 'ui';
+    return roots.some((root) => LOGGED_LAYOUT.test(root) || DASHBOARD.test(root)) ? 'logged' : 'registers';
+  }
+  if (pages.length > 0) return pages.map((root) => path.basename(root, '.tsx')).sort().join('+');
+  return null;
+}
 
 /**
  * The logged-in pages' frames (src/lib/page-frame.ts) written beside the manifest, in the dot
@@ -138,25 +197,40 @@ export default defineConfig({
         // the manifest (and so the size budget's report) still says which modules each holds. The
         // seldom-entered pages keep their names, which RARE_PAGE matches.
         chunkFileNames: (chunk) => (RARE_SOURCE.test(chunk.facadeModuleId ?? '') ? 'assets/[name]-[hash].js' : 'assets/[hash].js'),
-        // A phone's first load (issue 10, decision 016): the entry's static imports in one chunk;
-        // the libraries a logged-in page shows at once (MUI, TanStack Query) in two shared chunks
-        // rather than forty small ones — brotli compresses them ≈ 10 % better together, and each
-        // file costs its headers. What only a dialog, a form or a picker needs is left to the
-        // automatic chunks that load with it.
+        // A phone's first load (issue 10, decision 016): a few chunks per page (firstLoadChunk
+        // above) rather than thirty — brotli compresses them ≈ 10 % better together, and each file
+        // costs its headers. What only a dialog, a form or a picker needs is left to the automatic
+        // chunks that load with it.
         codeSplitting: {
           groups: [
-            { name: 'boot', priority: 3, tags: ['$initial'] },
-            { name: 'mui-core', priority: 2, test: (id) => loggedShared(id) && MUI_CORE.test(id) },
-            // MUI's utilities a logged page imports that the two chunks above do not hold (one or two
+            // Each with what its modules import that a group before it does not hold: the
+            // contract's constants and labels among them (firstLoadChunk does not see through the
+            // contract's index), and MUI's inner modules (a split inside MUI ran modules out of
+            // order: « Cannot read properties of undefined (reading 'muiName') »). Before the charts'
+            // group, whose dependencies it would take.
+            { name: 'boot', priority: 9, test: (id) => firstLoadChunk(id) === 'boot' },
+            { name: 'login', priority: 8, test: (id) => firstLoadChunk(id) === 'login' },
+            { name: 'mui-core', priority: 7, test: (id) => firstLoadChunk(id) === 'mui-core' },
+            { name: 'ui', priority: 6, test: (id) => firstLoadChunk(id) === 'ui' },
+            { name: 'logged', priority: 5, test: (id) => firstLoadChunk(id) === 'logged' },
+            { name: 'registers', priority: 5, test: (id) => firstLoadChunk(id) === 'registers' },
+            // A page's own modules (and those it shares with one other page only), the app's alone: a
+            // library a page imports may be imported by another page's dialog or tooltip, which would
+            // then download the page. Their own imports stay where they are, else a contract module
+            // that two pages import would be taken by the first page's chunk.
+            {
+              name: (id) => {
+                const chunk = firstLoadChunk(id);
+                return chunk && APP_SOURCE.test(id) && !['boot', 'login', 'mui-core', 'ui', 'logged', 'registers'].includes(chunk) ? chunk : null;
+              },
+              debugName: 'pages',
+              priority: 4,
+              includeDependenciesRecursively: false,
+            },
+            // MUI's utilities a logged page imports that the chunks above do not hold (one or two
             // pages use them): apart, else the charts' group (below) takes them with its own
             // dependencies and such a page downloads the charts.
-            { name: 'mui-utils', priority: 2, test: (id) => !loggedShared(id) && loggedPageUses(id) && /node_modules[\\/]@mui[\\/]utils[\\/]/.test(id) },
-            { name: 'ui', priority: 1, test: (id) => loggedShared(id) && UI_LIBRARIES.test(id) },
-            // The register kit's pieces every register shows (search, pagination, error state,
-            // actions) in one chunk, whatever other page also uses a few of them (a lazy section,
-            // a rare page): otherwise each set of users gets its own small chunk. Only these
-            // modules: their dependencies stay where they were (the login's among them).
-            { name: 'register-kit', priority: 1, includeDependenciesRecursively: false, test: (id) => loggedShared(id) && REGISTER_KIT.test(id) },
+            { name: 'mui-utils', priority: 3, test: (id) => !loggedShared(id) && loggedPageUses(id) && /node_modules[\\/]@mui[\\/]utils[\\/]/.test(id) },
             // The dashboard's charts (MUI X Charts, loaded after its figures): d3 and the charts'
             // internals apart from the charts, so that no later chunk passes 60 kB brotli. (With
             // includeDependenciesRecursively: false the built dashboard failed at run time: modules
