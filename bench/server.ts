@@ -8,9 +8,12 @@ import { buildApp } from '../apps/api/src/app.js';
 import { loadConfig } from '../apps/api/src/config.js';
 import { openPostgres } from '../apps/api/src/db/client.js';
 import { openDatabase } from '../apps/api/src/db/open.js';
+import { tuneHeap } from '../apps/api/src/platform/memory/heap.js';
 import { TYPICAL_DOMAIN } from './typical.js';
 
 const config = loadConfig();
+// The heap as `npm start` sets it (decision 051).
+tuneHeap(config.heapGrowthPercent);
 const database = config.databaseUrl ? await openPostgres(config.databaseUrl, { migrate: false }) : await openDatabase(config, { info: () => undefined, warn: (obj, msg) => console.warn(msg, obj), error: (obj, msg) => console.error(msg, obj) });
 const app = await buildApp(config, database, { serveWeb: false, logger: false });
 const bare = config.databaseUrl ? new pg.Pool({ connectionString: config.databaseUrl, max: 10 }) : null;

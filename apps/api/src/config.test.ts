@@ -70,6 +70,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), HTTP_REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(ConfigError);
   });
 
+  it('lets the heap grow 10 % above what the server holds by default; 0 leaves V8\u2019s own rule (decision 051)', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).heapGrowthPercent).toBe(10);
+    expect(loadConfig({ DATA_DIR: tmp(), HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
+    expect(loadConfig({ DATA_DIR: tmp(), HEAP_GROWTH_PERCENT: '50' }).heapGrowthPercent).toBe(50);
+    expect(() => loadConfig({ DATA_DIR: tmp(), HEAP_GROWTH_PERCENT: 'peu' })).toThrow(/HEAP_GROWTH_PERCENT: attendu : un pourcentage/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), HEAP_GROWTH_PERCENT: '12.5' })).toThrow(/HEAP_GROWTH_PERCENT: attendu : un pourcentage entier/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), HEAP_GROWTH_PERCENT: '-1' })).toThrow(/HEAP_GROWTH_PERCENT: attendu : un pourcentage entre 0 et 300/);
+  });
+
   it('uses no Redis by default; REDIS_URL takes a redis:// or rediss:// address, nothing else', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).redisUrl).toBeUndefined();
     expect(loadConfig({ DATA_DIR: tmp(), REDIS_URL: 'redis://127.0.0.1:6379/2' }).redisUrl).toBe('redis://127.0.0.1:6379/2');

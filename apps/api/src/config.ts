@@ -87,6 +87,12 @@ const EnvSchema = z.object({
     .default(200),
   HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).int({ error: 'attendu : un nombre entier de secondes' }).min(1).max(300).default(10),
   HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).int({ error: 'attendu : un nombre entier de secondes' }).min(1).max(3600).default(300),
+  HEAP_GROWTH_PERCENT: z.coerce
+    .number({ error: 'attendu : un pourcentage' })
+    .int({ error: 'attendu : un pourcentage entier' })
+    .min(0, { error: 'attendu : un pourcentage entre 0 et 300' })
+    .max(300, { error: 'attendu : un pourcentage entre 0 et 300' })
+    .default(10),
   JOBS_WORKER: booleanString.default(true),
   JOBS_POLL_INTERVAL_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).min(0.5).max(60).default(2),
   S3_BUCKET: z
@@ -159,6 +165,8 @@ export type Config = Readonly<{
    * holds a socket for that long, not forever.
    */
   http: Readonly<{ headersTimeoutMs: number; requestTimeoutMs: number }>;
+  /** How far the V8 heap may grow above what survived its last full collection, in % (0: V8's own rule; decision 051). */
+  heapGrowthPercent: number;
   /** Redis holding the limits shared by every API process (login failures); unset: PostgreSQL, or memory on the embedded database. */
   redisUrl: string | undefined;
   /** Background jobs (platform/jobs): whether this process runs them, how often an idle kind looks for work. */
@@ -251,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authContextTtlMs: e.AUTH_CONTEXT_TTL_MS,
     slowStatementMs: e.SLOW_STATEMENT_MS,
     http: Object.freeze({ headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_SECONDS * 1000, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_SECONDS * 1000 }),
+    heapGrowthPercent: e.HEAP_GROWTH_PERCENT,
     redisUrl: e.REDIS_URL,
     jobs: Object.freeze({ worker: e.JOBS_WORKER, pollIntervalSeconds: e.JOBS_POLL_INTERVAL_SECONDS }),
     storage: Object.freeze(

@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/open.js';
+import { tuneHeap } from './platform/memory/heap.js';
 import type { Tracing } from './platform/tracing/requested.js';
 import { seedDemoIfEmpty } from './seed/demo.js';
 
@@ -21,6 +22,8 @@ export async function serve(tracing: Tracing | null) {
     }
     throw error;
   }
+  // Before the database opens: the heap grows at most this much above what the server holds (decision 051).
+  tuneHeap(config.heapGrowthPercent);
 
   // Until the server is up, a signal stops the process at once; the embedded folder's lock is
   // released by the process's exit (db/data-dir-lock.ts).
