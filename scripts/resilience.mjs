@@ -2,8 +2,7 @@
 // `npm run test:resilience`: the slow suites of issue 20 on the built server as real processes —
 // load, SIGTERM under load, kill -9 during an import, an upload and a job, the database cut and
 // frozen under load, a full disk, slow clients, then sqlmap and wapiti on every list, create and id
-// route of the OpenAPI document; ends with « N passed, N failed ». Not yet called by .ci/run: the
-// load suite still fails its memory check (README, « Ce que lance npm run test:resilience »).
+// route of the OpenAPI document; ends with « N passed, N failed ». .ci/run calls it after `npm test`.
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CI, TEST_DATABASE_URL, ensureDebianPackages, finish, note, postgresAnswers, root, run, vitest, done, banner } from './steps.mjs';

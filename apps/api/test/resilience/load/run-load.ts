@@ -18,7 +18,18 @@ export function rssMb(pid: number): number {
 }
 
 /** The server's memory: RSS, and from its metrics the V8 heap (in use, reserved), memory outside it, the page cache (bounded: 2 000 pages, 64 MB). */
-export type Memory = { rssMb: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; pageCacheEntries: number; pageCacheMb: number };
+export type Memory = {
+  rssMb: number;
+  heapUsedMb: number;
+  heapTotalMb: number;
+  /** The reserved heap by V8 space (new, old, code, large_object…). */
+  heapSpacesMb: Record<string, number>;
+  externalMb: number;
+  pageCacheEntries: number;
+  pageCacheMb: number;
+  /** Read this long into a rest (load.resilience.ts: its lowest point). */
+  afterSeconds?: number;
+};
 
 export async function memory(origin: string, pid: number, metricsToken: string): Promise<Memory> {
   const rss = rssMb(pid);
@@ -29,6 +40,7 @@ export async function memory(origin: string, pid: number, metricsToken: string):
     rssMb: rss,
     heapUsedMb: mb(gauge('nodejs_heap_size_used_bytes')),
     heapTotalMb: mb(gauge('nodejs_heap_size_total_bytes')),
+    heapSpacesMb: Object.fromEntries([...text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="([^"]+)"\} (\S+)$/gm)].map(([, space, bytes]) => [space, mb(Number(bytes))])),
     externalMb: mb(gauge('nodejs_external_memory_bytes')),
     pageCacheEntries: gauge('flotte_page_cache_entries'),
     pageCacheMb: mb(gauge('flotte_page_cache_bytes')),
@@ -43,7 +55,7 @@ export type LoadRun = LoadResult & {
   writesSent: number;
 };
 
-/** autocannon with `connections` people for `seconds`; `at` runs callbacks at given seconds into it (RSS samples). */
+/** autocannon with `connections` people for `seconds`. */
 export function runLoad(options: {
   origin: string;
   tenants: LoadTenant[];
@@ -51,13 +63,13 @@ export function runLoad(options: {
   writes: Writes;
   connections: number;
   seconds: number;
-  at?: Record<number, () => void>;
+  /** The first connection's seed (its people's choices): another run of the same server gives another one. */
+  firstSeed?: number;
 }): Promise<LoadRun> {
   const byKind: Record<string, Record<string, number>> = {};
   const latencies: Record<string, number[]> = {};
   let writesSent = 0;
-  let seed = 1;
-  const timers = Object.entries(options.at ?? {}).map(([second, run]) => setTimeout(run, Number(second) * 1000));
+  let seed = options.firstSeed ?? 1;
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -118,7 +130,6 @@ export function runLoad(options: {
         },
       },
       (err, result) => {
-        for (const timer of timers) clearTimeout(timer);
         if (err) reject(err);
         else {
           const latencyByKind = Object.fromEntries(
