@@ -1,5 +1,5 @@
 import { lazy, useState, type ComponentType } from 'react';
-import { withChunkReload } from '../lib/chunk-load-guard';
+import { lazyModule } from '../lib/lazy-module';
 
 // What a page opens later, kept out of its first load (issue 10, decision 016).
 
@@ -22,32 +22,18 @@ export type LazyComponent<P> = ComponentType<P> & {
  * ```
  */
 export function lazyComponent<P>(load: () => Promise<ComponentType<P>>): LazyComponent<P> {
-  const guarded = withChunkReload(load);
-  let pending: Promise<{ default: ComponentType<P> }> | undefined;
-  // Once arrived, rendered directly: no Suspense fallback for a frame on the next opening.
-  let Resolved: ComponentType<P> | undefined;
-  const once = () => {
-    pending ??= guarded().then(
-      (component) => {
-        Resolved = component;
-        return { default: component };
-      },
-      (error: unknown) => {
-        // The next render or hover tries again (a network blip), rather than keeping the failure.
-        pending = undefined;
-        throw error;
-      },
-    );
-    return pending;
-  };
-  const Lazy = lazy(once) as unknown as ComponentType<P>;
+  const module = lazyModule(load);
+  const Lazy = lazy(() => module.load().then((component) => ({ default: component }))) as unknown as ComponentType<P>;
   function LazyComponent(props: P & object) {
-    const Component = Resolved ?? Lazy;
+    // Once arrived, rendered directly: no Suspense fallback for a frame on the next opening.
+    const Component = module.loaded() ?? Lazy;
+    // eslint-disable-next-line react-hooks/static-components -- not created here: the one module's component, the same each render
     return <Component {...props} />;
   }
   return Object.assign(LazyComponent, {
-    preload: () => void once().catch(() => undefined),
-    load: () => once().then((module) => module.default),
+    // A failed download is forgotten (lazyModule): the next render or hover tries again.
+    preload: () => void module.load().catch(() => undefined),
+    load: module.load,
   }) as LazyComponent<P>;
 }
 

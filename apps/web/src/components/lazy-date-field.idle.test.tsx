@@ -1,4 +1,4 @@
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../test/render';
 import { withPointer } from '../test/media';
@@ -39,5 +39,22 @@ describe('<LazyDateField /> before any touch', () => {
     expect(standIn).toHaveValue('01/01/2025');
     standIn.focus();
     expect(await screen.findByRole('spinbutton', { name: 'Jour' }, { timeout: 5000 })).toBeInTheDocument();
+  });
+
+  it('on a touch screen, a second field touched after the first one’s pickers arrived becomes a picker too', async () => {
+    pointer(false);
+    const LazyDateField = await freshLazyDateField();
+    renderWithProviders(
+      <>
+        <LazyDateField label="Du" value="2025-01-01" onChange={() => undefined} />
+        <LazyDateField label="Au" value="2025-12-31" onChange={() => undefined} />
+      </>,
+    );
+    const standIn = (label: string) => screen.getAllByLabelText(label).find((element) => element instanceof HTMLInputElement)!;
+    standIn('Du').focus();
+    expect(await screen.findAllByRole('spinbutton', { name: 'Jour' }, { timeout: 5000 })).toHaveLength(1);
+    expect(standIn('Au')).toHaveAttribute('readonly');
+    standIn('Au').focus();
+    await waitFor(() => expect(screen.getAllByRole('spinbutton', { name: 'Jour' })).toHaveLength(2), { timeout: 5000 });
   });
 });

@@ -3,33 +3,15 @@ import FormControl from '@mui/material/FormControl';
 import InputAdornment from '@mui/material/InputAdornment';
 import InputLabel from '@mui/material/InputLabel';
 import OutlinedInput from '@mui/material/OutlinedInput';
-import { useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
-import { withChunkReload } from '../lib/chunk-load-guard';
+import { useEffect, useId, useImperativeHandle, useRef } from 'react';
 import { formatDate } from '../lib/format';
-import { preloadWhenIdle, whenIdle } from '../lib/idle-preload';
+import { lazyModule, useLazyModule } from '../lib/lazy-module';
 import { INVALID_DATE } from './date-field-values';
-import type * as DateFieldModuleType from './date-field';
 import type { DateFieldProps } from './date-field';
 
-type DateFieldModule = typeof DateFieldModuleType;
-
-let loaded: DateFieldModule | null = null;
-let loading: Promise<DateFieldModule> | null = null;
-
-/**
- * Fetches DateField and @mui/x-date-pickers (once). Resolves with the module; a chunk gone after a
- * deployment reloads the page (withChunkReload). Tests await it so the real fields are there.
- */
-export function loadDateField(): Promise<DateFieldModule> {
-  loading ??= withChunkReload(() => import('./date-field'))().then(
-    (module) => (loaded = module),
-    (error: unknown) => {
-      loading = null;
-      throw error;
-    },
-  );
-  return loading;
-}
+const dateFieldModule = lazyModule(() => import('./date-field'));
+/** Fetches DateField and @mui/x-date-pickers (once). Tests await it so the real fields are there. */
+export const loadDateField = dateFieldModule.load;
 
 /**
  * DateField for a field shown with a list (a period filter): the page's first load carries none
@@ -38,8 +20,7 @@ export function loadDateField(): Promise<DateFieldModule> {
  * nothing moves when the real field takes its place, and a field focused meanwhile keeps the focus.
  */
 export function LazyDateField(props: DateFieldProps) {
-  const [module, setModule] = useState<DateFieldModule | null>(loaded);
-  const [failure, setFailure] = useState<unknown>(null);
+  const { module, load } = useLazyModule(dateFieldModule);
   const placeholderRef = useRef<HTMLInputElement>(null);
   const fieldRef = useRef<{ focus: () => void }>(null);
   const focusAfterLoad = useRef(false);
@@ -48,11 +29,6 @@ export function LazyDateField(props: DateFieldProps) {
     focus: () => (fieldRef.current ? fieldRef.current.focus() : placeholderRef.current?.focus()),
   }));
 
-  const load = () => {
-    if (loaded) return;
-    loadDateField().then(setModule, setFailure);
-  };
-  useEffect(() => (loaded || !preloadWhenIdle() ? undefined : whenIdle(() => load())), []);
   useEffect(() => {
     if (module && focusAfterLoad.current) {
       focusAfterLoad.current = false;
@@ -60,8 +36,6 @@ export function LazyDateField(props: DateFieldProps) {
     }
   }, [module]);
 
-  // A failed fetch (not a stale chunk, which reloads the page) reaches the route's error element.
-  if (failure) throw failure;
   if (module) return <module.DateField {...props} focusRef={fieldRef} />;
 
   const { label, value, required, size, name } = props;

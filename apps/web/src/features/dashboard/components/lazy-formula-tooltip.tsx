@@ -1,26 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
-import { withChunkReload } from '../../../lib/chunk-load-guard';
-import { preloadWhenIdle, whenIdle } from '../../../lib/idle-preload';
+import { useState } from 'react';
+import { lazyModule, useLazyModule } from '../../../lib/lazy-module';
 import { FormulaButton, type FormulaButtonProps } from './formula-button';
-import type * as FormulaTooltipModuleType from './formula-tooltip';
 import type { FormulaTooltipProps } from './formula-tooltip';
 
-type FormulaTooltipModule = typeof FormulaTooltipModuleType;
-
-let loaded: FormulaTooltipModule | null = null;
-let loading: Promise<FormulaTooltipModule> | null = null;
-
+const formulaTooltipModule = lazyModule(() => import('./formula-tooltip'));
 /** Fetches the tooltip (MUI Tooltip, Popper, transitions; once). Tests await it. */
-export function loadFormulaTooltip(): Promise<FormulaTooltipModule> {
-  loading ??= withChunkReload(() => import('./formula-tooltip'))().then(
-    (module) => (loaded = module),
-    (error: unknown) => {
-      loading = null;
-      throw error;
-    },
-  );
-  return loading;
-}
+export const loadFormulaTooltip = formulaTooltipModule.load;
 
 /**
  * A figure's (i) with its formula as a tooltip, kept out of the dashboard's first load (issue 10:
@@ -30,17 +15,9 @@ export function loadFormulaTooltip(): Promise<FormulaTooltipModule> {
  * focused stand-in hands its focus over.
  */
 export function LazyFormulaTooltip({ label, formula }: FormulaButtonProps) {
-  const [module, setModule] = useState<FormulaTooltipModule | null>(loaded);
-  const [failure, setFailure] = useState<unknown>(null);
+  const { module, load } = useLazyModule(formulaTooltipModule);
   const [shownBy, setShownBy] = useState<FormulaTooltipProps['shownBy']>();
-  const standIn = useRef<HTMLButtonElement>(null);
 
-  // Once per stand-in at most (the promise is shared): also when another (i) started the fetch.
-  const load = () => void loadFormulaTooltip().then(setModule, setFailure);
-  useEffect(() => (loaded || !preloadWhenIdle() ? undefined : whenIdle(() => load())), []);
-
-  // A failed fetch (not a stale chunk, which reloads the page) reaches the route's error element.
-  if (failure) throw failure;
   if (module) return <module.FormulaTooltip label={label} formula={formula} shownBy={shownBy} />;
   const wants = (by: NonNullable<FormulaTooltipProps['shownBy']>) => () => {
     setShownBy(by);
@@ -49,7 +26,6 @@ export function LazyFormulaTooltip({ label, formula }: FormulaButtonProps) {
   const leaves = () => setShownBy((by) => (by === 'pointer' ? undefined : by));
   return (
     <FormulaButton
-      ref={standIn}
       label={label}
       formula={formula}
       onPointerEnter={(event) => (event.pointerType === 'mouse' ? wants('pointer')() : undefined)}
