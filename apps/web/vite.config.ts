@@ -133,6 +133,16 @@ function firstLoadChunk(id: string): string | null {
   return null;
 }
 
+/** firstLoadChunk's shared chunks and their priority (a higher one takes a module first). */
+const FIRST_LOAD_GROUPS = [
+  ['boot', 9],
+  ['login', 8],
+  ['mui-core', 7],
+  ['ui', 6],
+  ['logged', 5],
+  ['registers', 5],
+] as const;
+
 /**
  * The logged-in pages' frames (src/lib/page-frame.ts) written beside the manifest, in the dot
  * folder the server reads and never serves: the server puts each in its page's HTML (issue 10).
@@ -208,12 +218,7 @@ export default defineConfig({
             // contract's index), and MUI's inner modules (a split inside MUI ran modules out of
             // order: « Cannot read properties of undefined (reading 'muiName') »). Before the charts'
             // group, whose dependencies it would take.
-            { name: 'boot', priority: 9, test: (id) => firstLoadChunk(id) === 'boot' },
-            { name: 'login', priority: 8, test: (id) => firstLoadChunk(id) === 'login' },
-            { name: 'mui-core', priority: 7, test: (id) => firstLoadChunk(id) === 'mui-core' },
-            { name: 'ui', priority: 6, test: (id) => firstLoadChunk(id) === 'ui' },
-            { name: 'logged', priority: 5, test: (id) => firstLoadChunk(id) === 'logged' },
-            { name: 'registers', priority: 5, test: (id) => firstLoadChunk(id) === 'registers' },
+            ...FIRST_LOAD_GROUPS.map(([name, priority]) => ({ name, priority, test: (id: string) => firstLoadChunk(id) === name })),
             // A page's own modules (and those it shares with one other page only), the app's alone: a
             // library a page imports may be imported by another page's dialog or tooltip, which would
             // then download the page. Their own imports stay where they are, else a contract module
@@ -221,7 +226,7 @@ export default defineConfig({
             {
               name: (id) => {
                 const chunk = firstLoadChunk(id);
-                return chunk && APP_SOURCE.test(id) && !['boot', 'login', 'mui-core', 'ui', 'logged', 'registers'].includes(chunk) ? chunk : null;
+                return chunk && APP_SOURCE.test(id) && !FIRST_LOAD_GROUPS.some(([name]) => name === chunk) ? chunk : null;
               },
               debugName: 'pages',
               priority: 4,
