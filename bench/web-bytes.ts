@@ -9,34 +9,16 @@
  *
  * BENCH_WEB_PAGES=/,/vehicules: a subset.
  */
-import { randomBytes } from 'node:crypto';
-import puppeteer, { type HTTPResponse } from 'puppeteer-core';
-import { startBuiltServer } from '../e2e/support/built-server.js';
+import puppeteer from 'puppeteer-core';
+import { refreshCookie, selectedPages, startWebServer } from './web-pages.js';
 
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const ACCOUNT = { email: process.env.BENCH_WEB_EMAIL ?? 'admin@demo.fr', password: process.env.DEMO_PASSWORD ?? 'Demo1234!' };
-const PAGES = [
-  { path: '/', loggedIn: false, targetKb: 100 },
-  { path: '/dashboard', loggedIn: true, targetKb: 200 },
-  { path: '/vehicules', loggedIn: true, targetKb: 200 },
-  { path: '/sinisters', loggedIn: true, targetKb: 200 },
-  { path: '/drivers', loggedIn: true, targetKb: 200 },
-];
-const SELECTED = process.env.BENCH_WEB_PAGES?.split(',').map((p) => p.trim());
-const pages = SELECTED ? PAGES.filter((p) => SELECTED.includes(p.path)) : PAGES;
-
-async function refreshCookie(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ACCOUNT) });
-  if (!response.ok) throw new Error(`connexion refusée : ${response.status}`);
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith('flotte_refresh='));
-  if (!cookie) throw new Error('pas de cookie flotte_refresh');
-  return cookie.split(';')[0]!;
-}
 
 type Script = { url: string; transfer: number; headers: number; headersText: string };
 
 async function main() {
-  const server = await startBuiltServer({ dataDirPrefix: 'flotte-web-bytes-', timeoutMs: 120_000, env: () => ({ APP_SECRET: randomBytes(48).toString('base64url') }) });
+  const pages = selectedPages();
+  const server = await startWebServer('flotte-web-bytes-');
   const browser = await puppeteer.launch({ executablePath: CHROME_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   const rows: string[] = [];
   try {
@@ -60,8 +42,6 @@ async function main() {
         const [type, url] = (types.get(e.requestId) ?? '|').split('|');
         if (type === 'Script') scripts.set(e.requestId, { url: url ?? '', transfer: e.encodedDataLength, headers: headerBytes.get(e.requestId) ?? 0, headersText: headerTexts.get(e.requestId) ?? '' });
       });
-      const responses: HTTPResponse[] = [];
-      tab.on('response', (r) => responses.push(r));
       await tab.goto(`${server.baseUrl}${page.path}`, { waitUntil: 'networkidle0', timeout: 60_000 });
       await new Promise((r) => setTimeout(r, 1500));
       const final = new URL(tab.url()).pathname;
@@ -69,7 +49,7 @@ async function main() {
       const transfer = list.reduce((s, f) => s + f.transfer, 0);
       const headers = list.reduce((s, f) => s + f.headers, 0);
       rows.push(
-        `| \`${page.path}\`${final !== page.path ? ` (fini sur ${final})` : ''} | ${list.length} | ${((transfer - headers) / 1000).toFixed(1)} | ${(headers / 1000).toFixed(1)} | ${list.length ? Math.round(headers / list.length) : 0} | ${transfer / 1000 > page.targetKb ? '⚠ ' : ''}${(transfer / 1000).toFixed(1)} (≤ ${page.targetKb}) |`,
+        `| \`${page.path}\`${final !== page.path ? ` (fini sur ${final})` : ''} | ${list.length} | ${((transfer - headers) / 1000).toFixed(1)} | ${(headers / 1000).toFixed(1)} | ${list.length ? Math.round(headers / list.length) : 0} | ${transfer / 1000 > page.jsTargetKb ? '⚠ ' : ''}${(transfer / 1000).toFixed(1)} (≤ ${page.jsTargetKb}) |`,
       );
       if (process.env.BENCH_WEB_BYTES_FILES === 'true') {
         const sorted = list.sort((a, b) => b.transfer - a.transfer);
