@@ -68,6 +68,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: tmp(), HTTP_HEADERS_TIMEOUT_SECONDS: '4', HTTP_REQUEST_TIMEOUT_SECONDS: '7' }).http).toEqual({ headersTimeoutMs: 4_000, requestTimeoutMs: 7_000 });
     expect(() => loadConfig({ DATA_DIR: tmp(), HTTP_HEADERS_TIMEOUT_SECONDS: '20', HTTP_REQUEST_TIMEOUT_SECONDS: '10' })).toThrow(/HTTP_HEADERS_TIMEOUT_SECONDS.*au plus HTTP_REQUEST_TIMEOUT_SECONDS \(10\)/);
     expect(() => loadConfig({ DATA_DIR: tmp(), HTTP_REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(ConfigError);
+    // Each refusal says what is wrong (the number's own message no longer stands for all of them).
+    expect(() => loadConfig({ DATA_DIR: tmp(), HTTP_REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_SECONDS: au moins 1/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), HTTP_HEADERS_TIMEOUT_SECONDS: '301' })).toThrow(/HTTP_HEADERS_TIMEOUT_SECONDS: au plus 300/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), AUTH_CONTEXT_TTL_MS: '1.5' })).toThrow(/AUTH_CONTEXT_TTL_MS: attendu : un nombre entier de millisecondes/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), JOBS_POLL_INTERVAL_SECONDS: '0.1' })).toThrow(/JOBS_POLL_INTERVAL_SECONDS: au moins 0.5/);
   });
 
   it('lets the heap grow 10 % above what the server holds by default; 0 leaves V8\u2019s own rule (decision 051)', () => {

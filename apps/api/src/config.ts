@@ -4,6 +4,18 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
+/**
+ * A number of `unit` between min and max (whole unless `fraction`), each refusal said in French:
+ * given alone, the number's own message would stand for every refusal (« 0 » read « attendu : un
+ * nombre de secondes »).
+ */
+function quantity(unit: string, { min, max, maxNote = '', fraction = false }: { min: number; max: number; maxNote?: string; fraction?: boolean }) {
+  const number = z.coerce.number({ error: `attendu : un nombre de ${unit}` });
+  return (fraction ? number : number.int({ error: `attendu : un nombre entier de ${unit}` }))
+    .min(min, { error: min === 0 ? `attendu : un nombre de ${unit} positif ou nul` : `au moins ${min}` })
+    .max(max, { error: `au plus ${max}${maxNote}` });
+}
+
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'attendu : true ou false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -78,15 +90,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, { error: 'doit commencer par redis:// ou rediss://' })
     .optional(),
-  AUTH_CONTEXT_TTL_MS: z.coerce.number({ error: 'attendu : un nombre de millisecondes' }).int().min(0).max(60_000).default(5_000),
-  SLOW_STATEMENT_MS: z.coerce
-    .number({ error: 'attendu : un nombre de millisecondes' })
-    .int({ error: 'attendu : un nombre entier de millisecondes' })
-    .min(0, { error: 'attendu : un nombre de millisecondes positif ou nul' })
-    .max(600_000, { error: 'au plus 600000 (10 minutes)' })
-    .default(200),
-  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).int({ error: 'attendu : un nombre entier de secondes' }).min(1).max(300).default(10),
-  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).int({ error: 'attendu : un nombre entier de secondes' }).min(1).max(3600).default(300),
+  AUTH_CONTEXT_TTL_MS: quantity('millisecondes', { min: 0, max: 60_000 }).default(5_000),
+  SLOW_STATEMENT_MS: quantity('millisecondes', { min: 0, max: 600_000, maxNote: ' (10 minutes)' }).default(200),
+  HTTP_HEADERS_TIMEOUT_SECONDS: quantity('secondes', { min: 1, max: 300 }).default(10),
+  HTTP_REQUEST_TIMEOUT_SECONDS: quantity('secondes', { min: 1, max: 3600 }).default(300),
   HEAP_GROWTH_PERCENT: z.coerce
     .number({ error: 'attendu : un pourcentage' })
     .int({ error: 'attendu : un pourcentage entier' })
@@ -94,7 +101,7 @@ const EnvSchema = z.object({
     .max(300, { error: 'attendu : un pourcentage entre 0 et 300' })
     .default(10),
   JOBS_WORKER: booleanString.default(true),
-  JOBS_POLL_INTERVAL_SECONDS: z.coerce.number({ error: 'attendu : un nombre de secondes' }).min(0.5).max(60).default(2),
+  JOBS_POLL_INTERVAL_SECONDS: quantity('secondes', { min: 0.5, max: 60, fraction: true }).default(2),
   S3_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'nom de bucket S3 invalide : 3 à 63 caractères, minuscules, chiffres, points et tirets' })
