@@ -1,18 +1,12 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../test/render';
-import { withPointer } from '../test/media';
+import { withPointerAndIdle } from '../test/media';
 
 /** A fresh copy of the module (its "already loaded" state is per module instance). */
 async function freshLazyDateField() {
   vi.resetModules();
   return (await import('./lazy-date-field')).LazyDateField;
-}
-
-function pointer(fine: boolean) {
-  withPointer(fine ? 'fine' : 'coarse');
-  vi.stubGlobal('requestIdleCallback', (callback: () => void) => window.setTimeout(callback, 0));
-  vi.stubGlobal('cancelIdleCallback', (handle: number) => window.clearTimeout(handle));
 }
 
 describe('<LazyDateField /> before any touch', () => {
@@ -23,14 +17,14 @@ describe('<LazyDateField /> before any touch', () => {
   });
 
   it('with a mouse, fetches the pickers once the page is idle', async () => {
-    pointer(true);
+    withPointerAndIdle('fine');
     const LazyDateField = await freshLazyDateField();
     renderWithProviders(<LazyDateField label="Du" value="2025-01-01" onChange={() => undefined} />);
     expect(await screen.findByRole('spinbutton', { name: 'Jour' }, { timeout: 5000 })).toBeInTheDocument();
   });
 
   it('on a touch screen, keeps the stand-in until the field is touched or focused', async () => {
-    pointer(false);
+    withPointerAndIdle('coarse');
     const LazyDateField = await freshLazyDateField();
     renderWithProviders(<LazyDateField label="Du" value="2025-01-01" onChange={() => undefined} />);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -42,7 +36,7 @@ describe('<LazyDateField /> before any touch', () => {
   });
 
   it('on a touch screen, a second field touched after the first one’s pickers arrived becomes a picker too', async () => {
-    pointer(false);
+    withPointerAndIdle('coarse');
     const LazyDateField = await freshLazyDateField();
     renderWithProviders(
       <>

@@ -26,3 +26,13 @@ export function onAPhone(): void {
 export function withPointer(pointer: 'coarse' | 'fine'): void {
   stubMediaQueries((query) => query.includes(`pointer: ${pointer}`));
 }
+
+/**
+ * withPointer, and the browser's idle callbacks (jsdom has none) run at the next turn: what a page
+ * fetches « once idle with a mouse » (lib/idle-preload.ts) comes at once in a test.
+ */
+export function withPointerAndIdle(pointer: 'coarse' | 'fine'): void {
+  withPointer(pointer);
+  vi.stubGlobal('requestIdleCallback', (callback: () => void) => window.setTimeout(callback, 0));
+  vi.stubGlobal('cancelIdleCallback', (handle: number) => window.clearTimeout(handle));
+}

@@ -1,18 +1,12 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { withPointer } from '../../../test/media';
+import { withPointerAndIdle } from '../../../test/media';
 import { renderWithProviders } from '../../../test/render';
 
 /** A fresh copy of the module (its "already loaded" state is per module instance). */
 async function freshLazyFormulaTooltip() {
   vi.resetModules();
   return (await import('./lazy-formula-tooltip')).LazyFormulaTooltip;
-}
-
-function pointer(fine: boolean) {
-  withPointer(fine ? 'fine' : 'coarse');
-  vi.stubGlobal('requestIdleCallback', (callback: () => void) => window.setTimeout(callback, 0));
-  vi.stubGlobal('cancelIdleCallback', (handle: number) => window.clearTimeout(handle));
 }
 
 const FORMULA = 'S/P = coût des sinistres ÷ primes acquises × 100';
@@ -25,7 +19,7 @@ describe('<LazyFormulaTooltip />', () => {
   });
 
   it('on a touch screen, shows the plain (i) until it is touched, then the formula', async () => {
-    pointer(false);
+    withPointerAndIdle('coarse');
     const LazyFormulaTooltip = await freshLazyFormulaTooltip();
     renderWithProviders(<LazyFormulaTooltip label="Calcul : S/P" formula={FORMULA} />);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -36,7 +30,7 @@ describe('<LazyFormulaTooltip />', () => {
   });
 
   it('a focused (i) keeps the focus when the tooltip arrives, and shows the formula', async () => {
-    pointer(false);
+    withPointerAndIdle('coarse');
     const LazyFormulaTooltip = await freshLazyFormulaTooltip();
     renderWithProviders(<LazyFormulaTooltip label="Calcul : S/P" formula={FORMULA} />);
     screen.getByRole('button', { name: 'Calcul : S/P' }).focus();
@@ -45,7 +39,7 @@ describe('<LazyFormulaTooltip />', () => {
   });
 
   it('with a mouse, fetches the tooltip once the page is idle: hovering the (i) shows the formula', async () => {
-    pointer(true);
+    withPointerAndIdle('fine');
     const LazyFormulaTooltip = await freshLazyFormulaTooltip();
     const { loadFormulaTooltip } = await import('./lazy-formula-tooltip');
     renderWithProviders(<LazyFormulaTooltip label="Calcul : S/P" formula={FORMULA} />);
