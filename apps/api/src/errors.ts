@@ -78,6 +78,25 @@ export function isNoSpace(error: unknown): boolean {
   return code === 'ENOSPC' || code === 'EDQUOT';
 }
 
+export const STORAGE_UNAVAILABLE_MESSAGE = 'Le stockage des fichiers est momentanément indisponible : le fichier n’a pas été enregistré. Réessayez dans quelques instants.';
+export const STORAGE_REFUSED_MESSAGE = 'Le stockage des fichiers a refusé l’enregistrement : le fichier n’a pas été enregistré. L’administrateur en est averti.';
+
+/**
+ * The store failed a write that the request's bytes did not cause: S3 answering 5xx or
+ * AccessDenied, a bucket that does not exist, a disk answering EACCES or EIO. Not the request's
+ * fault, so never a 400 about the file. `transient` (a 5xx, throttling, the network): 503 with
+ * Retry-After; otherwise (credentials, bucket, rights) 500, logged for the administrator.
+ */
+export class StorageFailureError extends Error {
+  constructor(
+    readonly transient: boolean,
+    cause: unknown,
+  ) {
+    super(`storage write failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StorageFailureError';
+  }
+}
+
 export class TooManyRequestsError extends AppError {
   constructor(message: string, retryAfterSeconds: number) {
     super(429, message, undefined, { 'retry-after': String(retryAfterSeconds) });

@@ -11,6 +11,9 @@ import {
   NO_SPACE_MESSAGE,
   OVERLOADED_MESSAGE,
   ServiceUnavailableError,
+  STORAGE_REFUSED_MESSAGE,
+  STORAGE_UNAVAILABLE_MESSAGE,
+  StorageFailureError,
 } from '../errors.js';
 import { logAnswerWithoutHooks, newRequestId, REQUEST_ID_HEADER, securityEvent, securityEventWritten } from './request-log.js';
 
@@ -133,6 +136,13 @@ export function registerErrorHandlers(app: FastifyInstance) {
       // A full disk, said by the storage or met anywhere else: the administrator must act.
       request.log.error({ err, route: request.routeOptions.url }, 'disk full: 507');
       return answer(request, reply, 507, NO_SPACE_MESSAGE);
+    }
+    if (err instanceof StorageFailureError) {
+      // The store, not the file: the administrator must know (credentials, bucket, disk), at error.
+      request.log.error({ err, route: request.routeOptions.url, transient: err.transient }, `storage write failed: ${err.transient ? 503 : 500}`);
+      if (!err.transient) return answer(request, reply, 500, STORAGE_REFUSED_MESSAGE);
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS.unavailable));
+      return answer(request, reply, 503, STORAGE_UNAVAILABLE_MESSAGE);
     }
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);

@@ -23,7 +23,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { databaseTroubleOf } from '../../db/availability.js';
-import { AppError, BadRequestError, isNoSpace, PayloadTooLargeError } from '../../errors.js';
+import { AppError, BadRequestError, isNoSpace, PayloadTooLargeError, StorageFailureError } from '../../errors.js';
 import { errorResponses } from '../../lib/route-schemas.js';
 import { contentDisposition } from '../../lib/spreadsheet-export.js';
 import { ENTITY_ROOT_FOLDER, type EntityType } from './attachments.repository.js';
@@ -79,9 +79,9 @@ const AttachmentParamsSchema = UuidParamsSchema.extend({ documentUuid: UuidParam
 
 /** What @fastify/multipart throws, as the API's French errors. */
 function multipartError(error: unknown, limits: service.DocumentLimits): unknown {
-  // A full disk, a database or a store out of reach is not the request's fault: the error
+  // A full disk, a database or a store out of reach or refusing is not the request's fault: the error
   // handler answers them as for any route (507, 503 with Retry-After), not « joignez un fichier ».
-  if (error instanceof AppError || isNoSpace(error) || databaseTroubleOf(error)) return error;
+  if (error instanceof AppError || error instanceof StorageFailureError || isNoSpace(error) || databaseTroubleOf(error)) return error;
   const code = (error as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new PayloadTooLargeError(`Un fichier dépasse la taille maximale d’un document (${Math.round(limits.maxFileBytes / 1024 / 1024)} Mo).`);
   if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') return new PayloadTooLargeError(`${MAX_FILES_PER_UPLOAD} fichiers au plus par envoi.`);

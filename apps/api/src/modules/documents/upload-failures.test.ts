@@ -1,8 +1,10 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { documents } from '../../db/schema/documents.js';
 import { withTenant } from '../../db/scope.js';
-import { InsufficientStorageError, NO_SPACE_MESSAGE } from '../../errors.js';
+import { InsufficientStorageError, NO_SPACE_MESSAGE, STORAGE_REFUSED_MESSAGE, STORAGE_UNAVAILABLE_MESSAGE, StorageFailureError } from '../../errors.js';
 import { createOrganization, createUser, linkUser, subscribeToPlan } from '../../seed/factories.js';
 import { multipartFiles } from '../../../test/multipart.js';
 import { captureLogLines, createTestApp, type TestContext } from '../../../test/test-app.js';
@@ -54,6 +56,33 @@ describe('an upload the storage cannot take', () => {
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBeDefined();
     expect(response.json().message).toMatch(/momentanément indisponible/);
+    expect(await documentCount()).toBe(before);
+  });
+
+  it('a store that refuses the write (its folder taken by a file on the disk): 500 in French, logged at error, nothing recorded', async () => {
+    const blocked = path.join(t.dataDir, 'media', 'tmp', org);
+    mkdirSync(path.dirname(blocked), { recursive: true });
+    writeFileSync(blocked, 'pas un dossier');
+    try {
+      const before = await documentCount();
+      const response = await upload();
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toMatchObject({ statusCode: 500, message: STORAGE_REFUSED_MESSAGE });
+      expect(linesOf(response)).toContainEqual(expect.objectContaining({ level: 50, msg: 'storage write failed: 500', transient: false, route: '/api/document/upload' }));
+      expect(await documentCount()).toBe(before);
+    } finally {
+      rmSync(blocked);
+    }
+  });
+
+  it('a store failing for a while (S3 answering 500): 503 with Retry-After, not a 400 about the file', async () => {
+    vi.spyOn(t.app.storage, 'put').mockRejectedValue(new StorageFailureError(true, Object.assign(new Error('We encountered an internal error.'), { name: 'InternalError' })));
+    const before = await documentCount();
+    const response = await upload();
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.json()).toMatchObject({ statusCode: 503, message: STORAGE_UNAVAILABLE_MESSAGE });
+    expect(linesOf(response)).toContainEqual(expect.objectContaining({ level: 50, msg: 'storage write failed: 503', transient: true }));
     expect(await documentCount()).toBe(before);
   });
 

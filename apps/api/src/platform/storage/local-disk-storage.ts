@@ -1,10 +1,10 @@
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { InsufficientStorageError, isNoSpace, NotFoundError, RangeNotSatisfiableError } from '../../errors.js';
+import { NotFoundError, RangeNotSatisfiableError } from '../../errors.js';
 import {
   assertValidKey,
   assertValidLimit,
@@ -17,7 +17,11 @@ import {
   type PutOptions,
   type StoredObject,
   tooLargeMessage,
+  writeFailure,
 } from './storage.js';
+
+/** A disk's errors worth trying again (I/O, busy, out of descriptors); the others need the administrator (rights, read-only). */
+const TRANSIENT_DISK_CODES = new Set(['EIO', 'EAGAIN', 'EBUSY', 'EMFILE', 'ENFILE', 'ETIMEDOUT']);
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ENOENT';
@@ -53,22 +57,25 @@ export class LocalDiskStorage implements ObjectStorage {
   async put(key: string, body: Readable, options: PutOptions): Promise<{ size: number }> {
     const file = this.pathOf(key);
     assertValidLimit(options.maxBytes);
-    await mkdir(path.dirname(file), { recursive: true });
+    let sourceFailed = false;
+    body.once('error', () => (sourceFailed = true));
     const limit = new ByteLimit(options.maxBytes, options.tooLargeMessage ?? tooLargeMessage(options.maxBytes));
-    const out = createWriteStream(file, { mode: 0o600 });
+    let out: WriteStream | undefined;
     try {
+      await mkdir(path.dirname(file), { recursive: true });
+      out = createWriteStream(file, { mode: 0o600 });
       // pipeline destroys the source as soon as the limit fails: nothing more is read.
       await pipeline(body, limit, out);
       await syncFile(file);
+      await syncFile(path.dirname(file));
     } catch (error) {
       // A stream destroyed before its file was opened still opens (creates) it, then closes it:
       // removed before that, the file would come back. Wait for the close, then remove.
-      if (!out.closed) await once(out, 'close').catch(() => undefined);
-      await rm(file, { force: true });
+      if (out && !out.closed) await once(out, 'close').catch(() => undefined);
+      await rm(file, { force: true }).catch(() => undefined);
       // A full disk is no defect of the request: said in French (507), the half-written file removed above.
-      throw isNoSpace(error) ? new InsufficientStorageError() : error;
+      throw writeFailure(error, sourceFailed, (failure) => TRANSIENT_DISK_CODES.has((failure as { code?: string }).code ?? ''));
     }
-    await syncFile(path.dirname(file));
     return { size: limit.bytes };
   }
 

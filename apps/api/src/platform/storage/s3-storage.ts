@@ -23,6 +23,7 @@ import {
   type PutOptions,
   type StoredObject,
   tooLargeMessage,
+  writeFailure,
 } from './storage.js';
 
 export type S3Timeouts = { connectionTimeoutMs?: number; idleTimeoutMs?: number };
@@ -33,6 +34,18 @@ const QUEUE_SIZE = 2;
 
 function statusOf(error: unknown): number | undefined {
   return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+}
+
+/**
+ * Worth trying again: S3's own faults (5xx, SlowDown) and what is no answer at all (the
+ * network, a timeout); a refusal (AccessDenied, NoSuchBucket, a bad signature) needs the administrator.
+ */
+function transientS3(error: unknown): boolean {
+  if (error instanceof S3ServiceException) {
+    const status = error.$metadata.httpStatusCode ?? 0;
+    return error.$fault === 'server' || status >= 500 || status === 429 || error.name === 'SlowDown';
+  }
+  return true;
 }
 
 /** "bytes 2-5/11" → 11 */
@@ -68,7 +81,11 @@ export class S3Storage implements ObjectStorage {
     assertValidLimit(options.maxBytes);
     const limit = new ByteLimit(options.maxBytes, options.tooLargeMessage ?? tooLargeMessage(options.maxBytes));
     // The upload reads from the limit; a failing source fails the limit, which fails the upload.
-    body.once('error', (error) => limit.destroy(error));
+    let sourceFailed = false;
+    body.once('error', (error) => {
+      sourceFailed = true;
+      limit.destroy(error);
+    });
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.bucket, Key: key, Body: body.pipe(limit) },
@@ -85,7 +102,7 @@ export class S3Storage implements ObjectStorage {
       await this.delete(key).catch(() => undefined);
       // The upload reports the limit's error wrapped or as an abort: tell the real cause.
       if (limit.exceeded) throw limit.errored ?? error;
-      throw error;
+      throw writeFailure(error, sourceFailed, transientS3);
     }
     return { size: limit.bytes };
   }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
-import { InsufficientStorageError, NotFoundError, PayloadTooLargeError, RangeNotSatisfiableError } from '../../errors.js';
-import { createLocalTestStorage, TEST_STORAGES, type TestStorage } from '../../../test/storage.js';
+import { InsufficientStorageError, NotFoundError, PayloadTooLargeError, RangeNotSatisfiableError, StorageFailureError } from '../../errors.js';
+import { createLocalTestStorage, createS3TestStorage, TEST_STORAGES, type TestStorage } from '../../../test/storage.js';
 import { S3Storage } from './s3-storage.js';
 import { InvalidObjectKeyError, type ObjectStorage } from './storage.js';
 
@@ -286,6 +287,22 @@ describe('local disk driver', () => {
     }
   });
 
+  it('answers a write the disk refuses (a folder where the file goes) as the store’s failure, not the file’s, and leaves nothing', async () => {
+    const t = await createLocalTestStorage();
+    try {
+      mkdirSync(`${t.directory}/media/${ORG}/dossier`, { recursive: true });
+      const refused = t.storage.put(`${ORG}/dossier`, text('contenu'), { maxBytes: 1024 });
+      await expect(refused).rejects.toBeInstanceOf(StorageFailureError);
+      await expect(refused).rejects.toMatchObject({ transient: false, cause: expect.objectContaining({ code: 'EISDIR' }) });
+      // Its parent folder taken by a file: the same, before a byte is read.
+      writeFileSync(`${t.directory}/media/${ORG}/fichier`, 'x');
+      await expect(t.storage.put(`${ORG}/fichier/objet`, text('contenu'), { maxBytes: 1024 })).rejects.toMatchObject({ name: 'StorageFailureError', transient: false });
+      expect(readdirSync(`${t.directory}/media/${ORG}`).sort()).toEqual(['dossier', 'fichier']);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('lives in DATA_DIR/media unless S3_BUCKET is set', () => {
     const config = loadConfig({ DATA_DIR: '/srv/flotte', APP_SECRET: 'x'.repeat(32) });
     expect(config.storage).toEqual({ kind: 'local', directory: '/srv/flotte/media' });
@@ -293,6 +310,62 @@ describe('local disk driver', () => {
 });
 
 describe('S3 driver', () => {
+  /** A server answering every request with the status and S3 error code given. */
+  async function answering(status: number, code: string) {
+    const server = createHttpServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(status, { 'content-type': 'application/xml' });
+        response.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${code}</Message><RequestId>1</RequestId></Error>`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const storage = new S3Storage(
+      { kind: 's3', bucket: 'flotte-test', endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, forcePathStyle: true },
+      { connectionTimeoutMs: 2_000, idleTimeoutMs: 2_000 },
+    );
+    return {
+      storage,
+      close: async () => {
+        storage.close();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  it.each([
+    [503, 'SlowDown', true],
+    [500, 'InternalError', true],
+    [403, 'AccessDenied', false],
+    [404, 'NoSuchBucket', false],
+  ])('a write answered %i %s is the store’s failure (transient: %s), not the file’s', async (status, code, transient) => {
+    const s3 = await answering(status, code);
+    try {
+      const refused = s3.storage.put(`${ORG}/refuse`, text('contenu'), { maxBytes: 1024 });
+      await expect(refused).rejects.toBeInstanceOf(StorageFailureError);
+      await expect(refused).rejects.toMatchObject({ transient, cause: expect.objectContaining({ name: code }) });
+    } finally {
+      await s3.close();
+    }
+  });
+
+  it('a bucket that does not exist, on a real S3 server: the store’s failure, for the administrator', async () => {
+    const t = await createS3TestStorage();
+    try {
+      if (t.config.kind !== 's3') throw new Error('S3 attendu');
+      const elsewhere = new S3Storage({ ...t.config, bucket: 'flotte-absent' });
+      try {
+        await expect(elsewhere.put(`${ORG}/objet`, text('contenu'), { maxBytes: 1024 })).rejects.toMatchObject({ name: 'StorageFailureError', transient: false });
+      } finally {
+        elsewhere.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   it('gives up on a server that accepts connections and never answers', async () => {
     const sockets: Socket[] = [];
     const silent = createServer((socket) => sockets.push(socket));

@@ -1,6 +1,6 @@
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { StorageConfig } from '../../config.js';
-import { PayloadTooLargeError, RangeNotSatisfiableError } from '../../errors.js';
+import { AppError, InsufficientStorageError, isNoSpace, PayloadTooLargeError, RangeNotSatisfiableError, StorageFailureError } from '../../errors.js';
 
 /**
  * Where the application keeps files (decision 019): one interface, two drivers — the local disk
@@ -115,6 +115,17 @@ export class ByteLimit extends Transform {
     }
     callback(null, chunk);
   }
+}
+
+/**
+ * What a driver's put throws when it failed: the source's own error (the request's bytes: a
+ * client gone, a limit passed) as it is; a full disk as 507; any other failure of the store's
+ * write as StorageFailureError, so that no caller mistakes it for a fault of the file.
+ */
+export function writeFailure(error: unknown, sourceFailed: boolean, transient: (error: unknown) => boolean): unknown {
+  if (sourceFailed || error instanceof AppError) return error;
+  if (isNoSpace(error)) return new InsufficientStorageError();
+  return new StorageFailureError(transient(error), error);
 }
 
 /** The storage the configuration asks for. The S3 client is only loaded when S3 is used. */
