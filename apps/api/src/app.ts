@@ -253,7 +253,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         protectedApi.addHook('onResponse', evaluateAlertsAfterWrites({ jobs: { send: jobs.send.bind(jobs) } }, alerts.evaluate));
         await protectedApi.register(usersRoutes);
         // The account page (decision 036): its sessions, avatar, e-mail change, organizations, deletion.
-        await protectedApi.register(sessionsRoutes, { onSessionsEnded: () => contexts.clear() });
+        await protectedApi.register(sessionsRoutes, { onSessionsEnded: () => contexts.clear(), now: options.now ?? Date.now });
         await protectedApi.register(accountRoutes, {
           publicUrl: config.publicUrl,
           mail: () => app.mail,

@@ -316,6 +316,22 @@ describe('session lifetimes (the app’s clock moved by the test)', () => {
     held(`idle lifetime: refresh after ${REFRESH_TOKEN_TTL_MS / DAY} d − 1 min, then after ${REFRESH_TOKEN_TTL_MS / DAY} d + 1 min`, '200, then 401 and family revoked');
   });
 
+  it('the sessions of /account follow the same clock: one idle past its lifetime is neither listed nor ended again (404)', async () => {
+    clock = Date.now();
+    const idle = await login(app, 'jetons@exemple.fr', '10.22.0.3');
+    clock += REFRESH_TOKEN_TTL_MS + MINUTE;
+    const current = await login(app, 'jetons@exemple.fr', '10.22.0.4');
+    const listed = await app.inject({ method: 'GET', url: '/api/auth/sessions', headers: { authorization: `Bearer ${current.access}` } });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const uuids = listed.json<{ data: { uuid: string }[] }>().data.map((session) => session.uuid);
+    expect(uuids).toContain(current.sid);
+    expect(uuids).not.toContain(idle.sid);
+    const ended = await app.inject({ method: 'DELETE', url: `/api/auth/sessions/${idle.sid}`, headers: { authorization: `Bearer ${current.access}` } });
+    expect(ended.statusCode, ended.body).toBe(404);
+    clock = Date.now();
+    held('/account sessions on the app clock: an idle-expired session listed? ended again?', 'not listed, 404');
+  });
+
   it(`absolute: refreshed every 29 days, a session ends ${SESSION_MAX_AGE_MS / DAY} days after its login, its last access token with it`, async () => {
     clock = Date.now();
     const start = clock;

@@ -2,14 +2,20 @@ import { AccountSessionListSchema, UuidParamsSchema } from '@flotte/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/route-schemas.js';
+import type { Clock } from '../../lib/tokens.js';
 import { COOKIE_PATH, REFRESH_COOKIE } from './session-http.js';
 import * as sessions from './sessions.service.js';
 import { EVERY_ROLE } from '../../plugins/route-access.js';
 
-export type SessionsRoutesOptions = { /** Sessions ended: the cached contexts of this process must go. */ onSessionsEnded: () => void };
+export type SessionsRoutesOptions = {
+  /** Sessions ended: the cached contexts of this process must go. */
+  onSessionsEnded: () => void;
+  /** The clock the sessions' lifetimes are counted by (the auth service's). */
+  now: Clock;
+};
 
 /** The caller's sessions on /account (decision 036): listed, ended one by one, or all at once. */
-export const sessionsRoutes: FastifyPluginAsyncZod<SessionsRoutesOptions> = async (app, { onSessionsEnded }) => {
+export const sessionsRoutes: FastifyPluginAsyncZod<SessionsRoutesOptions> = async (app, { onSessionsEnded, now }) => {
   const tags = ['Authentification'];
 
   app.get(
@@ -22,7 +28,7 @@ export const sessionsRoutes: FastifyPluginAsyncZod<SessionsRoutesOptions> = asyn
         response: { 200: AccountSessionListSchema, ...errorResponses(401) },
       },
     },
-    (request) => sessions.listSessions(app.db, request.ctx),
+    (request) => sessions.listSessions(app.db, request.ctx, now),
   );
 
   app.delete(
@@ -37,7 +43,7 @@ export const sessionsRoutes: FastifyPluginAsyncZod<SessionsRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      await sessions.revokeSession(app.db, request.ctx, request.params.uuid);
+      await sessions.revokeSession(app.db, request.ctx, request.params.uuid, now);
       onSessionsEnded();
       if (request.params.uuid === request.ctx.sessionUuid) reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
       return reply.status(204).send(null);
