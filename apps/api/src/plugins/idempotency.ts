@@ -1,8 +1,9 @@
 import { IDEMPOTENT_REPLAYED_HEADER, IdempotencyHeadersSchema } from '@flotte/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { runWithCommitMark } from '../db/scope.js';
 import { ConflictError } from '../errors.js';
 import { errorResponses } from '../lib/route-schemas.js';
+import { addRouteHook, methodsOf } from '../lib/route-options.js';
 import {
   ANSWER_LOST_MESSAGE,
   BodyDigest,
@@ -50,11 +51,6 @@ async function fingerprintOf(request: FastifyRequest, state: Keyed): Promise<str
   return requestFingerprint(request.method, request.url, request.headers['content-type'], body);
 }
 
-function appendHook<K extends 'preParsing' | 'preHandler' | 'onSend' | 'onResponse'>(route: RouteOptions, name: K, hook: NonNullable<RouteOptions[K]>) {
-  const existing = route[name];
-  route[name] = [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), ...(Array.isArray(hook) ? hook : [hook])] as RouteOptions[K];
-}
-
 /**
  * The routes declaring `config.idempotent` honour the Idempotency-Key header (decision 050):
  * - the header joins the route's schema (validated, 400 in French; in the OpenAPI document);
@@ -75,9 +71,9 @@ export function registerIdempotency(app: FastifyInstance) {
     }
     if (route.schema?.headers) throw new Error(`${String(route.method)} ${route.url} : config.idempotent déclare lui-même les en-têtes de la route`);
     route.schema = { ...route.schema, headers: IdempotencyHeadersSchema, response: { ...errorResponses(409, 422), ...(route.schema?.response as object | undefined) } };
-    const routeName = `${Array.isArray(route.method) ? route.method.join(',') : route.method} ${route.url}`;
+    const routeName = `${methodsOf(route).join(',')} ${route.url}`;
 
-    appendHook(route, 'preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {
+    addRouteHook(route, 'preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {
       if (idempotencyKeyOf(request) === undefined) return payload;
       const digest = new BodyDigest(multipartBoundary(request.headers['content-type']));
       tapRequestBody(request.raw, digest);
@@ -85,7 +81,7 @@ export function registerIdempotency(app: FastifyInstance) {
       return payload;
     });
 
-    appendHook(route, 'preHandler', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    addRouteHook(route, 'preHandler', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
       const state = keyed.get(request);
       const key = idempotencyKeyOf(request);
       const organizationUuid = request.ctx?.organizationUuid;
@@ -119,7 +115,7 @@ export function registerIdempotency(app: FastifyInstance) {
       );
     });
 
-    appendHook(route, 'onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    addRouteHook(route, 'onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       const state = keyed.get(request);
       if (!state?.scope || !state.claim || state.settled) return payload;
       if (reply.statusCode < 200 || reply.statusCode >= 300 || typeof payload !== 'string') return payload;
@@ -133,7 +129,7 @@ export function registerIdempotency(app: FastifyInstance) {
       return payload;
     });
 
-    appendHook(route, 'onResponse', async (request: FastifyRequest) => {
+    addRouteHook(route, 'onResponse', async (request: FastifyRequest) => {
       const state = keyed.get(request);
       if (!state) return;
       keyed.delete(request);

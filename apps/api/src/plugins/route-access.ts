@@ -1,6 +1,7 @@
 import type { Role } from '@flotte/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { UnauthorizedError } from '../errors.js';
+import { addRouteHook, methodsOf } from '../lib/route-options.js';
 
 /**
  * Who may call a route and whose data it works on, declared in the route's own options
@@ -88,7 +89,7 @@ export const routeKey = (method: string, url: string) => `${method === 'HEAD' ? 
 
 /** Why a route cannot be registered as declared, or null. */
 export function accessProblem(route: Pick<RouteOptions, 'method' | 'url' | 'config' | 'schema'>): string | null {
-  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const methods = methodsOf(route);
   const keys = methods.map((method) => routeKey(method, route.url));
   const access = route.config?.access;
   if (undeclaredReason(route.url)) return null;
@@ -129,12 +130,12 @@ export function registerRouteAccess(app: FastifyInstance) {
     if (problem) throw new Error(`Déclaration d’accès : ${problem}`);
     const access = route.config?.access;
     if (!access) return;
-    for (const method of Array.isArray(route.method) ? route.method : [route.method]) inventory.push({ method, url: route.url, access });
+    for (const method of methodsOf(route)) inventory.push({ method, url: route.url, access });
     if (access.roles === 'public') {
-      for (const method of Array.isArray(route.method) ? route.method : [route.method]) publicSeen.add(routeKey(method, route.url));
+      for (const method of methodsOf(route)) publicSeen.add(routeKey(method, route.url));
       return;
     }
-    route.preHandler = [requireCaller, ...(route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler])];
+    addRouteHook(route, 'preHandler', requireCaller, 'first');
   });
   app.addHook('onReady', async () => {
     const missing = Object.keys(PUBLIC_ROUTES).filter((key) => !publicSeen.has(key));
