@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type DatabaseHandle, openPglite, openPostgres } from '../src/db/client.js';
@@ -63,6 +63,28 @@ export function perDescribe<C extends { t: TestContext }>(open: () => Promise<C>
   return () => {
     if (!opened) throw new Error('perDescribe: read before its beforeAll ran');
     return opened;
+  };
+}
+
+/**
+ * Another session of the test app's PostgreSQL that takes a table in ACCESS EXCLUSIVE mode until
+ * released (or the test ends): the app's statements on it wait past a short statement timeout.
+ * For the describe calling it; `context` is its perDescribe reader.
+ */
+export function tableLocker(context: () => { t: TestContext }) {
+  let client: pg.Client;
+  beforeAll(async () => {
+    client = new pg.Client({ connectionString: (context().t.database.pool!.options as { connectionString: string }).connectionString });
+    await client.connect();
+  });
+  afterEach(() => client.query('ROLLBACK'));
+  afterAll(() => client.end());
+  return {
+    async lock(table: string) {
+      await client.query('BEGIN');
+      await client.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+    },
+    release: () => client.query('ROLLBACK'),
   };
 }
 

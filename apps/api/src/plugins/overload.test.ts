@@ -1,10 +1,9 @@
 import { connect } from 'node:net';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { withTenant } from '../db/scope.js';
 import { createDrivers, createOrganization, createUser, linkUser } from '../seed/factories.js';
-import { captureLogLines, createTestApp, perDescribe, type TestContext } from '../../test/test-app.js';
+import { captureLogLines, createTestApp, perDescribe, tableLocker, type TestContext } from '../../test/test-app.js';
 
 /**
  * A saturated database answers 503 with Retry-After and a French message, logged at warn with the
@@ -138,36 +137,27 @@ describe.runIf(onPostgres)('fair shares of the pool on PostgreSQL', () => {
 
 describe.runIf(onPostgres)('a statement cancelled by its timeout', () => {
   const ctx = perDescribe(() => organizationApp({ statementTimeoutMs: 200 }));
-  let locker: pg.Client;
-  beforeAll(async () => {
-    const pool = ctx().t.database.pool!;
-    locker = new pg.Client({ connectionString: (pool.options as { connectionString: string }).connectionString });
-    await locker.connect();
-  });
-  afterEach(() => locker.query('ROLLBACK'));
-  afterAll(() => locker.end());
+  const locker = tableLocker(ctx);
 
   it('answers 503, not 500, and logs it at warn with the route and organization', async () => {
     const { t, orgs, tokens, lines } = ctx();
     // Another session holds the drivers table: the list's statement waits past its timeout.
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE drivers IN ACCESS EXCLUSIVE MODE');
+    await locker.lock('drivers');
     const response = await t.as(tokens.small, { method: 'GET', url: '/api/driver?search=conducteur' });
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('2');
     expect(response.json().message).toBe('Le service est très sollicité en ce moment : réessayez dans quelques secondes.');
     expect(lines).toContainEqual(expect.objectContaining({ level: 40, msg: 'database overloaded: 503', reason: 'statement timeout', route: '/api/driver', organization: orgs['Petite'] }));
-    await locker.query('ROLLBACK');
+    await locker.release();
     expect((await t.as(tokens.small, { method: 'GET', url: '/api/driver?search=conducteur' })).statusCode).toBe(200);
   });
 
   it('cancels a write past its timeout too, and writes nothing', async () => {
     const { t, orgs, tokens } = ctx();
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE drivers IN ACCESS EXCLUSIVE MODE');
+    await locker.lock('drivers');
     const response = await t.as(tokens.small, { method: 'POST', url: '/api/driver', payload: { firstName: 'Jamais', lastName: 'Écrit' } });
     expect(response.statusCode).toBe(503);
-    await locker.query('ROLLBACK');
+    await locker.release();
     const rows = await withTenant(t.database.db, orgs['Petite']!, (tx) => tx.execute(sql`select count(*)::int as n from drivers where last_name = 'Écrit'`));
     expect((rows as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
   });

@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { withTenant } from '../db/scope.js';
 import { createDrivers, createOrganization, createUser, DEFAULT_TEST_PASSWORD, linkUser } from '../seed/factories.js';
-import { captureLogLines, createTestApp, type LogLine, perDescribe, type TestContext, type TestDatabaseOptions } from '../../test/test-app.js';
+import { captureLogLines, createTestApp, type LogLine, perDescribe, tableLocker, type TestContext, type TestDatabaseOptions } from '../../test/test-app.js';
 
 /**
  * Request logs and the support reference (decision 046): every answer has an X-Request-Id, every
@@ -237,20 +236,13 @@ async function holdingEveryTurn(t: TestContext, organization: string, request: (
 
 describe.runIf(onPostgres)('the reference of a 503: a statement cancelled by its timeout', () => {
   const ctx = perDescribe(() => loggedApp({}, { statementTimeoutMs: 200 }));
-  let locker: pg.Client;
-  beforeAll(async () => {
-    locker = new pg.Client({ connectionString: (ctx().t.database.pool!.options as { connectionString: string }).connectionString });
-    await locker.connect();
-  });
-  afterEach(() => locker.query('ROLLBACK'));
-  afterAll(() => locker.end());
+  const locker = tableLocker(ctx);
 
   it('carries the request id in its body, equal to its header and to its warn line', async () => {
     const { t, token, lines, organization } = ctx();
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE drivers IN ACCESS EXCLUSIVE MODE');
+    await locker.lock('drivers');
     const response = await t.as(token, { method: 'GET', url: '/api/driver?search=castafiore' });
-    await locker.query('ROLLBACK');
+    await locker.release();
     expect(response.statusCode).toBe(503);
     const id = idOf(response);
     expect(response.json()).toMatchObject({ statusCode: 503, requestId: id });
