@@ -275,16 +275,19 @@ export function drainBody(raw: Readable, digest: BodyDigest): Promise<string> {
   return digest.digest();
 }
 
+/** A content type's `boundary` parameter, quoted or not (its value in the first or second group). */
+const BOUNDARY_PARAMETER = /;\s*boundary=(?:"([^"]*)"|([^;\s]*))/i;
+
 /** The boundary of a multipart request, as it appears in its body (`--` + boundary), or null. */
 export function multipartBoundary(contentType: string | undefined): Buffer | null {
   if (!contentType || !/^multipart\//i.test(contentType)) return null;
-  const match = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
-  const boundary = match?.[1] ?? match?.[2];
+  const match = BOUNDARY_PARAMETER.exec(contentType);
+  const boundary = match?.[1] || match?.[2];
   return boundary ? Buffer.from(`--${boundary}`, 'latin1') : null;
 }
 
 /** The request's fingerprint: its method and URL (query included), its content type without a boundary, its body's digest. */
 export function requestFingerprint(method: string, url: string, contentType: string | undefined, bodyDigest: string): string {
-  const type = (contentType ?? '').replace(/;\s*boundary=(?:"[^"]*"|[^;\s]*)/i, '').trim().toLowerCase();
+  const type = (contentType ?? '').replace(BOUNDARY_PARAMETER, '').trim().toLowerCase();
   return createHash('sha256').update(`${method} ${url}\n${type}\n${bodyDigest}`).digest('hex');
 }
