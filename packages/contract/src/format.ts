@@ -8,7 +8,7 @@
 // « 1 234,56 € » or to know the day (issue 10). Both give what Intl gives (format.test.ts, web).
 
 /** Thousands grouped by a narrow no-break space, as Intl writes French numbers. */
-const groupThousands = (digits: string) => digits.replace(/\B(?=(\d{3})+$)/g, '\u202f');
+export const groupThousands = (digits: string): string => digits.replace(/\B(?=(\d{3})+$)/g, '\u202f');
 
 let euroFormat: Intl.NumberFormat | undefined;
 /** 1 234,56 € (Intl's fr-FR currency format: its rounding of the shortest decimal, half away from zero; -0 keeps its sign). */

@@ -1,4 +1,4 @@
-import { formatFrenchPhone } from '@flotte/contract';
+import { formatFrenchPhone, groupThousands } from '@flotte/contract';
 const two = (n: number) => String(n).padStart(2, '0');
 
 /**
@@ -71,7 +71,7 @@ let frenchNumber: Intl.NumberFormat | undefined;
  * this machine, four times that on a phone), and every list says its counts (issue 10).
  */
 export function formatCount(count: number): string {
-  if (Number.isSafeInteger(count)) return `${count < 0 ? '-' : ''}${String(Math.abs(count)).replace(/\B(?=(\d{3})+$)/g, '\u202f')}`;
+  if (Number.isSafeInteger(count)) return `${count < 0 ? '-' : ''}${groupThousands(String(Math.abs(count)))}`;
   frenchNumber ??= new Intl.NumberFormat('fr-FR');
   return frenchNumber.format(count);
 }
