@@ -116,6 +116,36 @@ async function main() {
         if (source) bySource.set(source, (bySource.get(source) ?? 0) + ms);
       }
       const sorted = (map: Map<string, number>) => [...map.entries()].sort((a, b) => b[1] - a[1]);
+
+      // The busy stretches of the profile (samples outside « idle » back to back): over 50 ms, a
+      // long task, with what it ran — by package or source file when the build left its maps.
+      const stretches: { start: number; ms: number; by: Map<string, number> }[] = [];
+      let clock = 0;
+      let current: (typeof stretches)[number] | null = null;
+      profile.samples.forEach((id, index) => {
+        const delta = (profile.timeDeltas[index] ?? 0) / 1_000;
+        clock += delta;
+        const { functionName, url, lineNumber, columnNumber } = byId.get(id)!.callFrame;
+        if (functionName === '(idle)') {
+          if (current && current.ms > 50) stretches.push(current);
+          current = null;
+          return;
+        }
+        current ??= { start: clock - delta, ms: 0, by: new Map() };
+        current.ms += delta;
+        const file = fileOf(url, functionName);
+        const source = (url ? sourceOf(file, lineNumber, columnNumber) : null) ?? file;
+        current.by.set(source, (current.by.get(source) ?? 0) + delta);
+      });
+      if (current && (current as { ms: number }).ms > 50) stretches.push(current);
+      console.log('\nBusy stretches over 50 ms (from the profile’s start): what each ran');
+      for (const stretch of stretches) {
+        const top = sorted(stretch.by)
+          .slice(0, 6)
+          .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
+          .join(', ');
+        console.log(`- ${stretch.start.toFixed(0)} ms, ${stretch.ms.toFixed(0)} ms: ${top}`);
+      }
       const blocking = longTasks.reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0);
       console.log(`\n## ${page.path} (CPU ×${CPU}, 412 px)`);
       console.log(`main thread busy ${busy.toFixed(0)} ms; ${paints.join(', ')}; long tasks: ${longTasks.map((task) => `${task.duration} ms at ${task.start}`).join(', ') || 'none'} (blocking ${blocking} ms)`);
