@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from './client.js';
 import { exportStatement, type List, type ListQuery } from './list-kit.js';
-import { streamTenant } from './scope.js';
+import { type ReadTx, streamTenant } from './scope.js';
 
 /** Rows fetched from the cursor at a time: what an export holds in memory, whatever the register's size. */
 export const EXPORT_BATCH = 1_000;
@@ -20,39 +20,43 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
+/** One batch of `snapshotBatches`: rows of the statement at `index`; `last` on its final batch (which may be empty). */
+export type SnapshotBatch = { index: number; rows: Record<string, unknown>[]; last: boolean };
+
 /**
- * Every row of a list's query (its filters, search and sort; page and limit aside), batch after
- * batch, read through a cursor in one read-only snapshot of the organization (row-level security
- * applies as to any read). A batch is fetched only when the caller asks for the next one, so a slow
- * client slows the reading instead of filling the memory. The transaction ends with the iteration:
- * read to the end, failed, or abandoned (the client went away: `return()` on the iterator).
+ * The rows of several statements, one statement after the other, batch after batch, each read
+ * through a cursor in one read-only snapshot of the organization (row-level security applies as
+ * to any read): what an export holds in memory is one batch, whatever the organization's size.
+ * `statements` builds them in the snapshot's transaction. A batch is fetched only when the caller
+ * asks for the next one, so a slow client slows the reading instead of filling the memory. Every
+ * statement yields at least its `last` batch. The transaction ends with the iteration: read to
+ * the end, failed, or abandoned (the client went away: `return()` on the iterator).
  */
-export async function* listRows<Q extends ListQuery, Row>(
+export async function* snapshotBatches(
   db: Database,
   organizationUuid: string,
-  list: List<Q, Row>,
-  query: Q,
+  statements: (tx: ReadTx) => readonly SQLWrapper[],
   batchSize: number = EXPORT_BATCH,
-): AsyncGenerator<Row[], void, undefined> {
+): AsyncGenerator<SnapshotBatch, void, undefined> {
   // The reader and the caller hand each other turns: the caller asks (true) or stops (false), the
-  // reader answers a batch, or null once the cursor is exhausted.
+  // reader answers a batch, or null once every statement is read.
   let demand = deferred<boolean>();
-  let batch = deferred<Row[] | null>();
+  let batch = deferred<SnapshotBatch | null>();
   const reading = streamTenant(db, organizationUuid, async (tx) => {
-    const { statement, decode } = exportStatement(tx, list, organizationUuid, query);
-    await tx.execute(sql`declare list_export no scroll cursor for ${statement}`);
-    for (;;) {
-      if (!(await demand.promise)) return;
-      demand = deferred();
-      const result = (await tx.execute(sql.raw(`fetch forward ${batchSize} from list_export`))) as unknown as { rows: Record<string, unknown>[] };
-      const answered = batch;
-      batch = deferred();
-      if (result.rows.length === 0) {
-        answered.resolve(null);
-        return;
+    const all = statements(tx);
+    for (const [index, statement] of all.entries()) {
+      const cursor = `snapshot_export_${index}`;
+      await tx.execute(sql`declare ${sql.identifier(cursor)} no scroll cursor for ${statement}`);
+      for (let last = false; !last; ) {
+        if (!(await demand.promise)) return;
+        demand = deferred();
+        const result = (await tx.execute(sql.raw(`fetch forward ${batchSize} from ${cursor}`))) as unknown as { rows: Record<string, unknown>[] };
+        last = result.rows.length < batchSize;
+        const answered = batch;
+        batch = deferred();
+        answered.resolve({ index, rows: result.rows, last });
       }
-      answered.resolve(result.rows.map((raw) => decode(raw) as Row));
-      if (result.rows.length < batchSize) return;
+      await tx.execute(sql.raw(`close ${cursor}`));
     }
   });
   // Whatever batch is awaited when the reading ends: the end (null) or its failure.
@@ -64,13 +68,41 @@ export async function* listRows<Q extends ListQuery, Row>(
     for (;;) {
       const next = batch.promise;
       demand.resolve(true);
-      const rows = await next;
-      if (!rows) return;
-      yield rows;
+      const answered = await next;
+      if (!answered) return;
+      yield answered;
     }
   } finally {
     demand.resolve(false);
     // The transaction is over (committed, or rolled back on a failure already thrown) before the caller goes on.
     await reading.catch(() => {});
+  }
+}
+
+/**
+ * Every row of a list's query (its filters, search and sort; page and limit aside), batch after
+ * batch, through `snapshotBatches`: a batch is read only when asked for; empty batches are not
+ * given.
+ */
+export async function* listRows<Q extends ListQuery, Row>(
+  db: Database,
+  organizationUuid: string,
+  list: List<Q, Row>,
+  query: Q,
+  batchSize: number = EXPORT_BATCH,
+): AsyncGenerator<Row[], void, undefined> {
+  let decode: ((raw: Record<string, unknown>) => unknown) | undefined;
+  const batches = snapshotBatches(
+    db,
+    organizationUuid,
+    (tx) => {
+      const built = exportStatement(tx, list, organizationUuid, query);
+      decode = built.decode as (raw: Record<string, unknown>) => unknown;
+      return [built.statement];
+    },
+    batchSize,
+  );
+  for await (const { rows } of batches) {
+    if (rows.length > 0) yield rows.map((raw) => decode!(raw) as Row);
   }
 }

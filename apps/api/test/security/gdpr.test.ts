@@ -1,10 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents } from '../../src/db/schema/documents.js';
 import { drivers } from '../../src/db/schema/drivers.js';
 import { sinisters } from '../../src/db/schema/sinisters.js';
 import { storedFiles } from '../../src/db/schema/stored-files.js';
+import type { AuthContext } from '../../src/lib/auth-context.js';
 import { EXPORTED_TABLES, NOT_EXPORTED } from '../../src/modules/organizations/organization-export.repository.js';
+import { organizationExport } from '../../src/modules/organizations/organization-export.service.js';
 import { createDrivers, createSinisters, createVehicules } from '../../src/seed/factories.js';
 import { type EnvironmentFixtures, openEnvironments } from '../fixtures/environments.js';
 import { multipartFiles } from '../multipart.js';
@@ -259,6 +262,28 @@ describe("an organization's data export", () => {
       'admin-a exports Étoile du Nord',
       `200, ${entries.size} entries (${EXPORTED_TABLES.length} tables, organisation.json, 1 file); its rows and file, none of Logistique Bêta's ${BETA_MARKS.length} marks nor its uuid, no secret`,
     );
+  });
+
+  it('streams its tables batch after batch: in batches of two rows, the same archive as in one; each table as JSON.stringify writes it', async () => {
+    await t.seed((tx) => createDrivers(tx, f.orgA1.uuid, [1, 2, 3, 4].map((n) => ({ firstName: `Lot${n}`, lastName: 'Exportable' }))));
+    const root = (await t.as(tokens['root']!, { method: 'GET', url: '/api/auth/me' })).json<{ uuid: string }>().uuid;
+    const ctx: AuthContext = { userUuid: root, sessionUuid: randomUUID(), roles: ['ROOT'], organizationUuid: null, organizationUserUuid: null, environmentUuids: [] };
+    const at = new Date('2026-11-27T12:00:00Z');
+    const archive = async (batchSize: number) => {
+      const exported = await organizationExport({ db: t.database.db, storage: t.app.storage }, ctx, f.orgA1.uuid, at, batchSize);
+      return unzip(Buffer.concat(await exported.stream.toArray()));
+    };
+    const inTwos = await archive(2);
+    const whole = await archive(100_000);
+    expect([...inTwos.keys()]).toEqual([...whole.keys()]);
+    for (const [name, bytes] of whole) expect(inTwos.get(name)!.equals(bytes), name).toBe(true);
+    for (const table of EXPORTED_TABLES) {
+      const text = whole.get(`${table}.json`)!.toString('utf8');
+      expect(text, table).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    }
+    const driverRows = JSON.parse(whole.get('drivers.json')!.toString('utf8')) as unknown[];
+    expect(driverRows.length).toBeGreaterThanOrEqual(5);
+    held('the export in batches of 2 rows and in one batch', `the same ${whole.size} entries byte for byte (drivers: ${driverRows.length} rows); every table as JSON.stringify writes it`);
   });
 
   it('decides on every table holding an organization column: exported, or left out with a reason', async () => {

@@ -48,17 +48,18 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
 /** Columns never exported: search and sort keys derived from other columns, storage keys, token hashes. */
 const DROPPED_COLUMN = /^search_text$|_key$|^token_hash$/;
 
-async function rowsOf(tx: ReadTx, query: SQL): Promise<Record<string, unknown>[]> {
-  return ((await tx.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
+/**
+ * The statement of the organization's rows of one table. Read inside the organization's scope
+ * (row-level security) and with an explicit WHERE all the same: PGlite's superuser passes through
+ * row-level security.
+ */
+export function tableStatement(table: (typeof EXPORTED_TABLES)[number], organizationUuid: string): SQL {
+  return sql`select * from ${sql.identifier(table)} where organization_uuid = ${organizationUuid} order by 1`;
 }
 
-/**
- * The organization's rows of one table. Inside the organization's scope (row-level security) and
- * with an explicit WHERE all the same: PGlite's superuser passes through row-level security.
- */
-export async function tableRows(tx: ReadTx, table: (typeof EXPORTED_TABLES)[number], organizationUuid: string) {
-  const rows = await rowsOf(tx, sql`select * from ${sql.identifier(table)} where organization_uuid = ${organizationUuid} order by 1`);
-  return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => !DROPPED_COLUMN.test(column))));
+/** A row as exported: without the derived and secret columns. */
+export function exportedRow(row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).filter(([column]) => !DROPPED_COLUMN.test(column)));
 }
 
 /** The organization's own row (a system read: the caller's rights are checked before). */
@@ -85,9 +86,7 @@ export async function members(tx: ReadTx, organizationUuid: string) {
     .orderBy(asc(users.lastName), asc(users.uuid));
 }
 
-/** The stored files of its documents (live or in the trash), to put in the export. */
-export async function documentFiles(tx: ReadTx, organizationUuid: string) {
-  return rowsOf(tx, sql`select uuid, name, file_key from documents where organization_uuid = ${organizationUuid} and file_key is not null order by uuid`) as Promise<
-    { uuid: string; name: string; file_key: string }[]
-  >;
+/** The stored files of its documents (live or in the trash), to put in the export: uuid, name, file_key. */
+export function documentFilesStatement(organizationUuid: string): SQL {
+  return sql`select uuid, name, file_key from documents where organization_uuid = ${organizationUuid} and file_key is not null order by uuid`;
 }

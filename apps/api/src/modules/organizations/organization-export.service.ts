@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import { cleanFileName } from '@flotte/contract';
 import { ZipArchive } from 'archiver';
 import type { Database } from '../../db/client.js';
-import { readSystem, readTenant } from '../../db/scope.js';
+import { snapshotBatches, type SnapshotBatch } from '../../db/list-export.js';
+import { readSystem } from '../../db/scope.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { ExportedFile } from '../../lib/register-export.js';
 import { openStoredFile } from '../../platform/storage/files.js';
@@ -19,19 +20,46 @@ export const EXPORT_FILES_FOLDER = 'fichiers';
  * its ADMIN, a SUPERADMIN of its environment or ROOT (another organization: 404). One ZIP:
  * `organisation.json` (the organization, its members, the date), one `<table>.json` per table of
  * organization-export.repository.ts, and every stored file of its documents under
- * `fichiers/<document uuid> <name>`. The rows are read in one snapshot before the first byte is
- * sent; the files are then read from the storage one at a time as the ZIP is written.
+ * `fichiers/<document uuid> <name>`. The rows are read in one snapshot, batch after batch as the
+ * ZIP is written (db/list-export.ts `snapshotBatches`): the memory holds one batch, not the
+ * organization; the files are then read from the storage one at a time.
  */
-export async function organizationExport(deps: { db: Database; storage: ObjectStorage }, ctx: AuthContext, organizationUuid: string, exportedAt = new Date()): Promise<ExportedFile> {
+export async function organizationExport(
+  deps: { db: Database; storage: ObjectStorage },
+  ctx: AuthContext,
+  organizationUuid: string,
+  exportedAt = new Date(),
+  batchSize?: number,
+): Promise<ExportedFile> {
   const { organization, members } = await readSystem(deps.db, async (tx) => {
     await assertCanManageMembers(tx, ctx, organizationUuid, 'Organisation introuvable', EXPORT_FORBIDDEN_MESSAGE);
     return { organization: await repo.organizationRow(tx, organizationUuid), members: await repo.members(tx, organizationUuid) };
   });
-  const { tables, files } = await readTenant(deps.db, organizationUuid, async (tx) => {
-    const tables: [string, Record<string, unknown>[]][] = [];
-    for (const table of repo.EXPORTED_TABLES) tables.push([table, await repo.tableRows(tx, table, organizationUuid)]);
-    return { tables, files: await repo.documentFiles(tx, organizationUuid) };
-  });
+  // Every table, then the documents' files, in one snapshot.
+  const batches = snapshotBatches(
+    deps.db,
+    organizationUuid,
+    () => [...repo.EXPORTED_TABLES.map((table) => repo.tableStatement(table, organizationUuid)), repo.documentFilesStatement(organizationUuid)],
+    batchSize,
+  );
+  const nextBatch = async (index: number): Promise<SnapshotBatch> => {
+    const { value, done } = await batches.next();
+    if (done || value.index !== index) throw new Error(`organization export: the snapshot's batches are out of step (${index} expected)`);
+    return value;
+  };
+  /** A table as `JSON.stringify(rows, null, 2)` writes it, one batch at a time. */
+  async function* tableJson(index: number) {
+    let first = true;
+    for (let last = false; !last; ) {
+      const batch = await nextBatch(index);
+      last = batch.last;
+      for (const row of batch.rows) {
+        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(repo.exportedRow(row), null, 2).replaceAll('\n', '\n  ')}`;
+        first = false;
+      }
+    }
+    yield first ? '[]\n' : '\n]\n';
+  }
 
   const zip = new ZipArchive({ zlib: { level: 6 } });
   const entry = (content: Readable | string, name: string) => {
@@ -39,16 +67,27 @@ export async function organizationExport(deps: { db: Database; storage: ObjectSt
     zip.append(typeof content === 'string' ? Readable.from([content]) : content, { name });
     return done;
   };
-  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   const write = async () => {
-    await entry(json({ exportedAt: exportedAt.toISOString(), organization, members }), 'organisation.json');
-    for (const [table, rows] of tables) await entry(json(rows), `${table}.json`);
-    for (const file of files) {
-      // One file open at a time: the next is opened once the previous one is in the ZIP.
-      const object = await openStoredFile(deps.storage, file.file_key);
-      await entry(object.body as Readable, `${EXPORT_FILES_FOLDER}/${cleanFileName(`${file.uuid} ${file.name}`)}`);
+    try {
+      await entry(`${JSON.stringify({ exportedAt: exportedAt.toISOString(), organization, members }, null, 2)}\n`, 'organisation.json');
+      for (const [index, table] of repo.EXPORTED_TABLES.entries()) await entry(Readable.from(tableJson(index)), `${table}.json`);
+      const files: { uuid: string; name: string; file_key: string }[] = [];
+      for (let last = false; !last; ) {
+        const batch = await nextBatch(repo.EXPORTED_TABLES.length);
+        last = batch.last;
+        files.push(...(batch.rows as typeof files));
+      }
+      // The snapshot ends before the files are read from the storage.
+      await batches.return(undefined);
+      for (const file of files) {
+        // One file open at a time: the next is opened once the previous one is in the ZIP.
+        const object = await openStoredFile(deps.storage, file.file_key);
+        await entry(object.body as Readable, `${EXPORT_FILES_FOLDER}/${cleanFileName(`${file.uuid} ${file.name}`)}`);
+      }
+      await zip.finalize();
+    } finally {
+      await batches.return(undefined);
     }
-    await zip.finalize();
   };
   write().catch((error: unknown) => zip.destroy(error instanceof Error ? error : new Error(String(error))));
   const day = exportedAt.toISOString().slice(0, 10);
