@@ -116,7 +116,8 @@ describe('every declared list', () => {
  * policy lets a role update or delete an entry (decision 041).
  */
 const EXTRA_POLICIES: Record<string, string[]> = {
-  audit_log: ['system_record', 'tenant_record'],
+  // Its owner's, for audit_log_erase only (a person's erasure, migration 0040).
+  audit_log: ['erasure', 'erasure_read', 'system_record', 'tenant_record'],
   survey_answers: ['survey_respondent_answer'],
   survey_recipients: ['survey_respondent_claim', 'survey_respondent_read'],
 };

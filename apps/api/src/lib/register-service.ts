@@ -18,8 +18,9 @@ export type RegisterServiceConfig<Q extends ListQuery, Row, T extends PgTable, I
   /** Said to a member who is not an administrator asking for a permanent deletion. */
   adminOnlyDelete: string;
   /**
-   * What goes with a record deleted for good, in its transaction (a driver's documents, decision
-   * 049); returns what to finish once that has committed (their stored objects).
+   * What goes with a record deleted for good, in its transaction, once its row is deleted (a
+   * driver's documents and what the activity log tells of them, decision 049); returns what to
+   * finish once that has committed (their stored objects).
    */
   purge?: (tx: WriteTx, organizationUuid: string, uuid: string) => Promise<(storage: ObjectStorage) => Promise<void>>;
 };
@@ -77,9 +78,8 @@ export function registerService<Q extends ListQuery, Row extends { archivedAt: D
       const finish = await withTenant(db, organizationUuid, async (tx) => {
         if (!(await findRecord(tx, list, uuid))) throw new NotFoundError(notFound);
         if (!isAdmin(ctx)) throw new ForbiddenError(config.adminOnlyDelete);
-        const purged = await config.purge?.(tx, organizationUuid, uuid);
         await deleteRecord(tx, list, uuid);
-        return purged;
+        return config.purge?.(tx, organizationUuid, uuid);
       });
       await finish?.(storage);
     },

@@ -6,6 +6,7 @@ import { drivers } from '../../src/db/schema/drivers.js';
 import { sinisters } from '../../src/db/schema/sinisters.js';
 import { storedFiles } from '../../src/db/schema/stored-files.js';
 import type { AuthContext } from '../../src/lib/auth-context.js';
+import { ERASED_DOCUMENT_LABEL, ERASED_DRIVER_LABEL } from '../../src/modules/drivers/drivers.service.js';
 import { EXPORTED_TABLES, NOT_EXPORTED } from '../../src/modules/organizations/organization-export.repository.js';
 import { organizationExport } from '../../src/modules/organizations/organization-export.service.js';
 import { createDrivers, createSinisters, createVehicules } from '../../src/seed/factories.js';
@@ -144,6 +145,48 @@ describe.each(TEST_STORAGES)('erasing a driver, files on %s', (storageName, crea
         `${storageName}: admin erases a driver with 4 documents, 3 stored files`,
         `204; row, 4 documents, 3 stored_files rows and 3 objects gone, its claim unlinked and nameless; the other driver's ${keptBefore.keys.length} files kept`,
       );
+    },
+    LONG,
+  );
+
+  it(
+    'leaves in the activity log who did what and when, and nothing of the erased driver nor of its files; another driver’s entries untouched',
+    async () => {
+      const personal = { firstName: 'Ludivine', lastName: `Oubliée${storageName.length}`, email: `ludivine.oubliee${storageName.length}@exemple.fr` };
+      const created = await t.as(tokens['admin-a']!, { method: 'POST', url: '/api/driver', payload: { ...personal, phone: '0611223344' } });
+      expect(created.statusCode, created.body).toBe(201);
+      const erased = created.json<{ uuid: string }>().uuid;
+      const renamed = await t.as(tokens['admin-a']!, { method: 'PATCH', url: `/api/driver/${erased}`, payload: { phone: '0655667788' } });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      const upload = multipartFiles([{ name: `permis ${personal.lastName}.pdf`, content: PDF }]);
+      const attached = await t.as(tokens['admin-a']!, { method: 'POST', url: `/api/driver/${erased}/documents`, payload: upload.payload, headers: upload.headers });
+      expect(attached.statusCode, attached.body).toBe(201);
+      const keptDriver = await t.as(tokens['admin-a']!, { method: 'POST', url: '/api/driver', payload: { firstName: 'Gaspard', lastName: 'Conservé', email: 'gaspard.conserve@exemple.fr' } });
+      expect(keptDriver.statusCode, keptDriver.body).toBe(201);
+      const kept = keptDriver.json<{ uuid: string }>().uuid;
+      const entriesOf = (record: string) =>
+        t.seed(async (tx) => ((await tx.execute(sql`select action, label, changed, before, after, actor_email from audit_log where record_uuid = ${record}::uuid order by id`)) as unknown as { rows: Record<string, unknown>[] }).rows);
+      const keptBefore = await entriesOf(kept);
+      expect(JSON.stringify(await entriesOf(erased))).toContain(personal.lastName);
+
+      const response = await t.as(tokens['admin-a']!, { method: 'DELETE', url: `/api/driver/${erased}/hard` });
+      expect(response.statusCode, response.body).toBe(204);
+
+      // The driver's entries stay (created, changed, deleted, by whom), blanked.
+      const entries = await entriesOf(erased);
+      expect(entries.map((entry) => entry.action)).toEqual(['insert', 'update', 'delete']);
+      for (const entry of entries) expect(entry).toMatchObject({ label: ERASED_DRIVER_LABEL, changed: null, before: null, after: null, actor_email: 'admin-a@exemple.fr' });
+      // Nothing of the person anywhere in the organization's log: not its name, e-mail or phones, not its file's name.
+      const log = await t.seed(async (tx) => JSON.stringify(((await tx.execute(sql`select label, before, after from audit_log where organization_uuid = ${f.orgA1.uuid}::uuid`)) as unknown as { rows: unknown[] }).rows));
+      for (const mark of [personal.lastName, personal.email, '611223344', '655667788']) expect(log, mark).not.toContain(mark);
+      expect(log).toContain(ERASED_DOCUMENT_LABEL);
+      // Another driver's entries are as they were; the log reads as before through the API.
+      expect(await entriesOf(kept)).toEqual(keptBefore);
+      expect(JSON.stringify(keptBefore)).toContain('Conservé');
+      const page = await t.as(tokens['admin-a']!, { method: 'GET', url: `/api/audit-log?record=${erased}` });
+      expect(page.statusCode, page.body).toBe(200);
+      expect(page.json<{ total: number; data: { label: string; changes: unknown[] }[] }>()).toMatchObject({ total: 3, data: [1, 2, 3].map(() => ({ label: ERASED_DRIVER_LABEL, changes: [] })) });
+      held(`${storageName}: the activity log after a driver's erasure`, `its 3 entries kept, labelled « ${ERASED_DRIVER_LABEL} », values blanked; no trace of name, e-mail, phones or file name; the other driver's entries unchanged`);
     },
     LONG,
   );

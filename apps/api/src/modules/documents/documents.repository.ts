@@ -214,30 +214,32 @@ export async function purgeTrashed(tx: WriteTx, uuids: string[]): Promise<string
     uuids.map((uuid) => sql`${uuid}::uuid`),
     sql`, `,
   );
-  return purgeTrees(tx, sql`trashed_with IN (${list}) AND deleted_at IS NOT NULL`);
+  return (await purgeTrees(tx, sql`trashed_with IN (${list}) AND deleted_at IS NOT NULL`)).keys;
 }
 
 /**
  * Deletes for good every document of an entity (a driver erased): the files and folders linked to
  * it, live or in the trash, and whatever lies under its folders; then their `stored_files` rows.
- * Returns the keys of the objects to delete once the transaction commits.
+ * Returns the documents' uuids and the keys of the objects to delete once the transaction commits.
  */
-export function purgeEntity(tx: WriteTx, entity: { type: string; uuid: string }): Promise<string[]> {
+export function purgeEntity(tx: WriteTx, entity: { type: string; uuid: string }): Promise<PurgedTrees> {
   return purgeTrees(tx, sql`entity_type = ${entity.type} AND entity_uuid = ${entity.uuid}::uuid`);
 }
 
-/** Deletes the documents `roots` selects and everything under them, then their stored files' rows; returns the files' keys. */
-async function purgeTrees(tx: WriteTx, roots: SQL): Promise<string[]> {
-  const removed = await rowsOf<{ file_key: string | null }>(tx, sql`
+export type PurgedTrees = { uuids: string[]; keys: string[] };
+
+/** Deletes the documents `roots` selects and everything under them, then their stored files' rows; returns their uuids and the files' keys. */
+async function purgeTrees(tx: WriteTx, roots: SQL): Promise<PurgedTrees> {
+  const removed = await rowsOf<{ uuid: string; file_key: string | null }>(tx, sql`
     WITH RECURSIVE doomed AS (
       SELECT uuid FROM documents WHERE ${roots}
       UNION
       SELECT d.uuid FROM documents d JOIN doomed ON d.parent_uuid = doomed.uuid
     )
-    DELETE FROM documents WHERE uuid IN (SELECT uuid FROM doomed) RETURNING file_key`);
+    DELETE FROM documents WHERE uuid IN (SELECT uuid FROM doomed) RETURNING uuid, file_key`);
   const keys = removed.map((r) => r.file_key).filter((key): key is string => key !== null);
   if (keys.length > 0) await tx.delete(storedFiles).where(inArray(storedFiles.key, keys));
-  return keys;
+  return { uuids: removed.map((r) => r.uuid), keys };
 }
 
 /** The trash's documents deleted before `before`, across organizations (a system read), at most `limit`. */

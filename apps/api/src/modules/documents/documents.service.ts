@@ -471,16 +471,16 @@ export async function purgeExpiredTrash(
 }
 
 /**
- * An entity deleted for good (a driver's erasure) takes its documents with it: a register's
- * `purge` (lib/register-service.ts), run inside the entity's deletion transaction under the tree
- * lock; what it returns removes their stored objects once that has committed.
+ * An entity deleted for good (a driver's erasure) takes its documents with it, inside the entity's
+ * deletion transaction (a register's `purge`, lib/register-service.ts) under the tree lock: it
+ * returns the documents' uuids and what removes their stored objects once that has committed.
  */
 export function purgeEntityDocuments(type: EntityRef['type']) {
   return async (tx: WriteTx, organizationUuid: string, uuid: string) => {
     await repo.lockTree(tx, organizationUuid);
-    const keys = await repo.purgeEntity(tx, { type, uuid });
+    const { uuids, keys } = await repo.purgeEntity(tx, { type, uuid });
     // After the rows' commit: their files, temporary copies and thumbnails.
-    return (storage: ObjectStorage) => deleteObjects(storage, keys);
+    return { documentUuids: uuids, removeObjects: (storage: ObjectStorage) => deleteObjects(storage, keys) };
   };
 }
 

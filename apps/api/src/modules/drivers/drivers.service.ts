@@ -7,6 +7,7 @@ import { withTenant } from '../../db/scope.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { type AuthContext, requireOrganization } from '../../lib/auth-context.js';
 import { registerService } from '../../lib/register-service.js';
+import { eraseFromActivityLog } from '../audit-log/audit-log-erasure.js';
 import { purgeEntityDocuments, recordsWithDocuments } from '../documents/documents.service.js';
 import type { EntityFileRef } from '../documents/entity-files.js';
 import { type DriverChoiceRow, driverChoiceList, type DriverRow, driverList, findMatching } from './drivers.repository.js';
@@ -28,6 +29,11 @@ export function toDriver(row: DriverRow & { documents?: EntityFileRef[] }): Driv
   };
 }
 
+/** How the activity log names an erased driver, and a document erased with it. */
+export const ERASED_DRIVER_LABEL = 'Conducteur effacé';
+export const ERASED_DOCUMENT_LABEL = 'Document effacé avec son conducteur';
+const purgeDocuments = purgeEntityDocuments('driver');
+
 // A driver archived keeps its claims pointing at it; deleted for good, its claims lose the link.
 const register = registerService({
   list: driverList,
@@ -35,8 +41,16 @@ const register = registerService({
   notFound: NOT_FOUND,
   adminOnlyDelete: 'Seul un administrateur peut supprimer définitivement un conducteur',
   // Erased (GDPR, decision 049): its folder and its files, live or in the trash, and their stored
-  // objects go with it; its claims stay the organization's, without the link.
-  purge: purgeEntityDocuments('driver'),
+  // objects go with it, and the activity log keeps of them only who did what and when; its claims
+  // stay the organization's, without the link.
+  purge: async (tx, organizationUuid, uuid) => {
+    const { documentUuids, removeObjects } = await purgeDocuments(tx, organizationUuid, uuid);
+    await eraseFromActivityLog(tx, [
+      { entity: 'driver', uuids: [uuid], label: ERASED_DRIVER_LABEL },
+      { entity: 'document', uuids: documentUuids, label: ERASED_DOCUMENT_LABEL },
+    ]);
+    return removeObjects;
+  },
 });
 export const { list, hardDelete, exportFile } = register;
 const reads = recordsWithDocuments('driver', register.getOne);
