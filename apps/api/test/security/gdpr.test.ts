@@ -1,6 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { documents } from '../../src/db/schema/documents.js';
 import { drivers } from '../../src/db/schema/drivers.js';
 import { sinisters } from '../../src/db/schema/sinisters.js';
@@ -327,6 +329,45 @@ describe("an organization's data export", () => {
     const driverRows = JSON.parse(whole.get('drivers.json')!.toString('utf8')) as unknown[];
     expect(driverRows.length).toBeGreaterThanOrEqual(5);
     held('the export in batches of 2 rows and in one batch', `the same ${whole.size} entries byte for byte (drivers: ${driverRows.length} rows); every table as JSON.stringify writes it`);
+  });
+
+  it('ends its snapshot when the download is abandoned: the database is free again at once', async () => {
+    const root = (await t.as(tokens['root']!, { method: 'GET', url: '/api/auth/me' })).json<{ uuid: string }>().uuid;
+    const ctx: AuthContext = { userUuid: root, sessionUuid: randomUUID(), roles: ['ROOT'], organizationUuid: null, organizationUserUuid: null, environmentUuids: [] };
+    // More rows than the ZIP's buffers hold (≈ 2 MB of JSON): the reading waits for the client.
+    await t.seed((tx) => createDrivers(tx, f.orgA1.uuid, Array.from({ length: 4_000 }, (_, n) => ({ firstName: `Volume${n}`, lastName: `Exportable ${randomUUID()}` }))));
+    const exported = await organizationExport({ db: t.database.db, storage: t.app.storage }, ctx, f.orgA1.uuid, new Date(), 100);
+    // One chunk, then the stream is closed without an error (a pipe's premature close ends it with
+    // one; a plain destroy() must end the snapshot all the same).
+    const [chunk] = (await once(exported.stream, 'data')) as [Buffer];
+    expect(chunk.length).toBeGreaterThan(0);
+    exported.stream.destroy();
+    // A snapshot left open holds its connection: on PGlite, the only one (the next statement would
+    // wait for ever); on PostgreSQL, a session idle in its transaction.
+    const openTransactions = async () => {
+      if (inject('testDb').kind !== 'postgres') return (await t.seed((tx) => tx.execute(sql`select 1`)), 0);
+      // A session of its own, without the app's role: the app's roles do not see other sessions' state.
+      const client = new pg.Client({ connectionString: (t.database.pool!.options as { connectionString: string }).connectionString });
+      await client.connect();
+      try {
+        const result = await client.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state like 'idle in transaction%'`,
+        );
+        return result.rows[0]!.n;
+      } finally {
+        await client.end();
+      }
+    };
+    const deadline = Date.now() + 5_000;
+    let open = await openTransactions();
+    while (open > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      open = await openTransactions();
+    }
+    expect(open).toBe(0);
+    const again = await exportOf('admin-a', f.orgA1.uuid);
+    expect(again.statusCode).toBe(200);
+    held('an export abandoned after its first chunk', 'its snapshot ended (no transaction left open), the next export answers 200');
   });
 
   it('decides on every table holding an organization column: exported, or left out with a reason', async () => {

@@ -35,15 +35,19 @@ export async function organizationExport(
     await assertCanManageMembers(tx, ctx, organizationUuid, 'Organisation introuvable', EXPORT_FORBIDDEN_MESSAGE);
     return { organization: await repo.organizationRow(tx, organizationUuid), members: await repo.members(tx, organizationUuid) };
   });
-  // Every table, then the documents' files, in one snapshot.
+  // Every table, then the documents' files, in one snapshot. Its first batch is read before
+  // anything is sent: a refusal or a failure there (no turn, the database away) is answered as the
+  // API's usual JSON error; later ones cut the download.
   const batches = snapshotBatches(
     deps.db,
     organizationUuid,
     () => [...repo.EXPORTED_TABLES.map((table) => repo.tableStatement(table, organizationUuid)), repo.documentFilesStatement(organizationUuid)],
     batchSize,
   );
+  let pending: IteratorResult<SnapshotBatch, void> | null = await batches.next();
   const nextBatch = async (index: number): Promise<SnapshotBatch> => {
-    const { value, done } = await batches.next();
+    const { value, done } = pending ?? (await batches.next());
+    pending = null;
     if (done || value.index !== index) throw new Error(`organization export: the snapshot's batches are out of step (${index} expected)`);
     return value;
   };
@@ -62,8 +66,12 @@ export async function organizationExport(
   }
 
   const zip = new ZipArchive({ zlib: { level: 6 } });
+  // The download closed (finished, or the client went away): an entry still awaited fails, and
+  // the writing's `finally` ends the snapshot, which would otherwise hold its connection.
+  const closed = new AbortController();
+  zip.once('close', () => closed.abort());
   const entry = (content: Readable | string, name: string) => {
-    const done = once(zip, 'entry');
+    const done = once(zip, 'entry', { signal: closed.signal });
     zip.append(typeof content === 'string' ? Readable.from([content]) : content, { name });
     return done;
   };
