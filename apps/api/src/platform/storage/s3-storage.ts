@@ -42,7 +42,7 @@ function statusOf(error: unknown): number | undefined {
  */
 function transientS3(error: unknown): boolean {
   if (error instanceof S3ServiceException) {
-    const status = error.$metadata.httpStatusCode ?? 0;
+    const status = statusOf(error) ?? 0;
     return error.$fault === 'server' || status >= 500 || status === 429 || error.name === 'SlowDown';
   }
   return true;

@@ -310,6 +310,13 @@ describe('local disk driver', () => {
 });
 
 describe('S3 driver', () => {
+  /** The S3 driver on a server of this test at `port`, giving up after `timeoutMs` without an answer. */
+  const s3On = (port: number, timeoutMs: number) =>
+    new S3Storage(
+      { kind: 's3', bucket: 'flotte-test', endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, forcePathStyle: true },
+      { connectionTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs },
+    );
+
   /** A server answering every request with the status and S3 error code given. */
   async function answering(status: number, code: string) {
     const server = createHttpServer((request, response) => {
@@ -321,10 +328,7 @@ describe('S3 driver', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const storage = new S3Storage(
-      { kind: 's3', bucket: 'flotte-test', endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, forcePathStyle: true },
-      { connectionTimeoutMs: 2_000, idleTimeoutMs: 2_000 },
-    );
+    const storage = s3On(port, 2_000);
     return {
       storage,
       close: async () => {
@@ -371,10 +375,7 @@ describe('S3 driver', () => {
     const silent = createServer((socket) => sockets.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as AddressInfo;
-    const storage = new S3Storage(
-      { kind: 's3', bucket: 'flotte-test', endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, forcePathStyle: true },
-      { connectionTimeoutMs: 200, idleTimeoutMs: 200 },
-    );
+    const storage = s3On(port, 200);
     try {
       const started = Date.now();
       await expect(storage.exists(`${ORG}/silence`)).rejects.toThrow();
