@@ -266,6 +266,12 @@ describe("an organization's data export", () => {
   }, LONG);
   afterAll(() => t?.close());
 
+  /** ROOT's context, as the service is called by the export route (tests that call it directly). */
+  const rootContext = async (): Promise<AuthContext> => {
+    const root = (await t.as(tokens['root']!, { method: 'GET', url: '/api/auth/me' })).json<{ uuid: string }>().uuid;
+    return { userUuid: root, sessionUuid: randomUUID(), roles: ['ROOT'], organizationUuid: null, organizationUserUuid: null, environmentUuids: [] };
+  };
+
   const exportOf = (who: string | null, organization: string) => {
     const url = `/api/organization/${organization}/export`;
     return who ? t.as(tokens[who]!, { method: 'GET', url }) : t.app.inject({ method: 'GET', url });
@@ -311,8 +317,7 @@ describe("an organization's data export", () => {
 
   it('streams its tables batch after batch: in batches of two rows, the same archive as in one; each table as JSON.stringify writes it', async () => {
     await t.seed((tx) => createDrivers(tx, f.orgA1.uuid, [1, 2, 3, 4].map((n) => ({ firstName: `Lot${n}`, lastName: 'Exportable' }))));
-    const root = (await t.as(tokens['root']!, { method: 'GET', url: '/api/auth/me' })).json<{ uuid: string }>().uuid;
-    const ctx: AuthContext = { userUuid: root, sessionUuid: randomUUID(), roles: ['ROOT'], organizationUuid: null, organizationUserUuid: null, environmentUuids: [] };
+    const ctx = await rootContext();
     const at = new Date('2026-11-27T12:00:00Z');
     const archive = async (batchSize: number) => {
       const exported = await organizationExport({ db: t.database.db, storage: t.app.storage }, ctx, f.orgA1.uuid, at, batchSize);
@@ -332,8 +337,7 @@ describe("an organization's data export", () => {
   });
 
   it('ends its snapshot when the download is abandoned: the database is free again at once', async () => {
-    const root = (await t.as(tokens['root']!, { method: 'GET', url: '/api/auth/me' })).json<{ uuid: string }>().uuid;
-    const ctx: AuthContext = { userUuid: root, sessionUuid: randomUUID(), roles: ['ROOT'], organizationUuid: null, organizationUserUuid: null, environmentUuids: [] };
+    const ctx = await rootContext();
     // More rows than the ZIP's buffers hold (≈ 2 MB of JSON): the reading waits for the client.
     await t.seed((tx) => createDrivers(tx, f.orgA1.uuid, Array.from({ length: 4_000 }, (_, n) => ({ firstName: `Volume${n}`, lastName: `Exportable ${randomUUID()}` }))));
     const exported = await organizationExport({ db: t.database.db, storage: t.app.storage }, ctx, f.orgA1.uuid, new Date(), 100);

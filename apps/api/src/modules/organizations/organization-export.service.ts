@@ -51,16 +51,20 @@ export async function organizationExport(
     if (done || value.index !== index) throw new Error(`organization export: the snapshot's batches are out of step (${index} expected)`);
     return value;
   };
-  /** A table as `JSON.stringify(rows, null, 2)` writes it, one batch at a time. */
-  async function* tableJson(index: number) {
-    let first = true;
+  /** The rows of the snapshot's statement at `index`, batch after batch. */
+  async function* rowsOf(index: number) {
     for (let last = false; !last; ) {
       const batch = await nextBatch(index);
       last = batch.last;
-      for (const row of batch.rows) {
-        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(repo.exportedRow(row), null, 2).replaceAll('\n', '\n  ')}`;
-        first = false;
-      }
+      yield* batch.rows;
+    }
+  }
+  /** A table as `JSON.stringify(rows, null, 2)` writes it, one batch at a time. */
+  async function* tableJson(index: number) {
+    let first = true;
+    for await (const row of rowsOf(index)) {
+      yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(repo.exportedRow(row), null, 2).replaceAll('\n', '\n  ')}`;
+      first = false;
     }
     yield first ? '[]\n' : '\n]\n';
   }
@@ -80,11 +84,7 @@ export async function organizationExport(
       await entry(`${JSON.stringify({ exportedAt: exportedAt.toISOString(), organization, members }, null, 2)}\n`, 'organisation.json');
       for (const [index, table] of repo.EXPORTED_TABLES.entries()) await entry(Readable.from(tableJson(index)), `${table}.json`);
       const files: { uuid: string; name: string; file_key: string }[] = [];
-      for (let last = false; !last; ) {
-        const batch = await nextBatch(repo.EXPORTED_TABLES.length);
-        last = batch.last;
-        files.push(...(batch.rows as typeof files));
-      }
+      for await (const row of rowsOf(repo.EXPORTED_TABLES.length)) files.push(row as (typeof files)[number]);
       // The snapshot ends before the files are read from the storage.
       await batches.return(undefined);
       for (const file of files) {
