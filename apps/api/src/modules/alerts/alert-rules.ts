@@ -1,3 +1,4 @@
+import { uuidList } from '../../db/uuid-list.js';
 import {
   ALERT_RULES,
   type AlertSeverity,
@@ -289,7 +290,7 @@ export async function evaluateOrganization(tx: WriteTx, organizationUuid: string
   const standing = new Set(causes.map((cause) => cause.causeKey));
   const gone = existing.filter((row) => !row.closed && !standing.has(row.cause_key)).map((row) => row.uuid);
   if (gone.length > 0) {
-    await tx.execute(sql`update organization_alerts set closed_at = now() where uuid in (${sql.join(gone.map((uuid) => sql`${uuid}::uuid`), sql`, `)})`);
+    await tx.execute(sql`update organization_alerts set closed_at = now() where uuid in (${uuidList(gone)})`);
     report.closed = gone.length;
   }
   return report;

@@ -1,3 +1,4 @@
+import { uuidList } from '../../db/uuid-list.js';
 import type { Alert, AlertDigestSetting, AlertPage, AlertTargetRule, AutomaticAlertRule, PreventionAlert, PreventionAlertDetail } from '@flotte/contract';
 import type { z } from 'zod';
 import type { CreatePreventionAlertBodySchema, ListAlertsQuerySchema } from '@flotte/contract';
@@ -45,7 +46,7 @@ async function recipients(tx: ReadTx, environmentUuid: string, target: CreateBod
       (
         await rowsOf<{ uuid: string }>(
           tx,
-          sql`select uuid from organizations where environment_uuid = ${environmentUuid} and uuid in (${sql.join(wanted.map((uuid) => sql`${uuid}::uuid`), sql`, `)})`,
+          sql`select uuid from organizations where environment_uuid = ${environmentUuid} and uuid in (${uuidList(wanted)})`,
         )
       ).map((r) => r.uuid),
     );

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { WriteTx } from '../../db/scope.js';
+import { uuidList } from '../../db/uuid-list.js';
 
 /** What an erased record's entries are labelled in the activity log (« Conducteur effacé »). */
 export type ErasedRecords = { entity: 'driver' | 'document'; uuids: readonly string[]; label: string };
@@ -15,11 +16,7 @@ export async function eraseFromActivityLog(tx: WriteTx, records: readonly Erased
   let blanked = 0;
   for (const { entity, uuids, label } of records) {
     if (uuids.length === 0) continue;
-    const list = sql.join(
-      uuids.map((uuid) => sql`${uuid}::uuid`),
-      sql`, `,
-    );
-    const result = (await tx.execute(sql`select audit_log_erase(${entity}, array[${list}], ${label}) as blanked`)) as unknown as { rows: { blanked: number }[] };
+    const result = (await tx.execute(sql`select audit_log_erase(${entity}, array[${uuidList(uuids)}], ${label}) as blanked`)) as unknown as { rows: { blanked: number }[] };
     blanked += Number(result.rows[0]?.blanked ?? 0);
   }
   return blanked;

@@ -1,3 +1,4 @@
+import { uuidList } from '../../db/uuid-list.js';
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { ReadTx, WriteTx } from '../../db/scope.js';
 import { documents } from '../../db/schema/documents.js';
@@ -210,11 +211,7 @@ export async function restoreTrashed(tx: WriteTx, uuid: string, top: { parentUui
  */
 export async function purgeTrashed(tx: WriteTx, uuids: string[]): Promise<string[]> {
   if (uuids.length === 0) return [];
-  const list = sql.join(
-    uuids.map((uuid) => sql`${uuid}::uuid`),
-    sql`, `,
-  );
-  return (await purgeTrees(tx, sql`trashed_with IN (${list}) AND deleted_at IS NOT NULL`)).keys;
+  return (await purgeTrees(tx, sql`trashed_with IN (${uuidList(uuids)}) AND deleted_at IS NOT NULL`)).keys;
 }
 
 /**
