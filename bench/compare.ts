@@ -4,12 +4,14 @@
  * so that the machine's drift weighs on both alike:
  *   BENCH_COMPARE_WITH=../avant BENCH_COMPARE_URLS='/api/driver|/api/sinister?search=B0042' [BENCH_COMPARE_FRESH=1] \
  *   node --import tsx --conditions=source bench/compare.ts
+ * (`npm run build -w packages/contract -w apps/api` in both checkouts first: each runs its built server.)
  * Prints req/s of each side and the server's CPU time per request (µs), which the machine's
  * neighbours disturb less than the throughput.
  */
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { TYPICAL_DOMAIN } from './typical.js';
 const url = 'postgres://postgres@127.0.0.1:5432/flotte_bench';
 const trees = { A: process.env.BENCH_COMPARE_WITH ?? '', B: new URL('..', import.meta.url).pathname } as const;
 if (!trees.A) throw new Error('BENCH_COMPARE_WITH: the other checkout');
@@ -23,7 +25,11 @@ const cpuMs = (pid: number) => {
 let port = 3950;
 for (const [k, dir] of Object.entries(trees)) {
   const p = port++;
-  const child = fork(`${dir}/bench/server.ts`, [], { cwd: dir, execArgv: ['--import', 'tsx', '--conditions=source'], env: env(p) });
+  // The built server when the checkout has it (build its contract and API first), its sources through tsx otherwise.
+  const built = existsSync(`${dir}/bench/server.mjs`);
+  const child = built
+    ? fork(`${dir}/bench/server.mjs`, [], { cwd: dir, env: { ...env(p), BENCH_TYPICAL_DOMAIN: TYPICAL_DOMAIN } })
+    : fork(`${dir}/bench/server.ts`, [], { cwd: dir, execArgv: ['--import', 'tsx', '--conditions=source'], env: env(p) });
   await new Promise<void>((res, rej) => { child.once('message', () => res()); child.once('exit', (c) => rej(new Error(`exit ${c}`))); });
   const origin = `http://127.0.0.1:${p}`;
   const login = await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@flotte.fr', password: 'Bench-motdepasse-1' }) });

@@ -52,7 +52,7 @@ import { createOrganization, createUser, linkUser } from '../apps/api/src/seed/f
 import { BROKER_EMAIL, prepareBrokerDatabase } from './broker.js';
 import { IMPORT_TABLE_HEAD, importCases, importScenario, rssSampler } from './imports.js';
 import { KIND_IDS, KINDS, type LoadResult, logIn, MIX_TIMEOUT, MixStats, percentile, runGiant, runMix, runUrl } from './mix.js';
-import { countTypical, removeCreatedDrivers, removeTypical, seedTypical, type Sql, type Tenant, loadTenants, typicalOrganizations } from './typical.js';
+import { countTypical, TYPICAL_DOMAIN, removeCreatedDrivers, removeTypical, seedTypical, type Sql, type Tenant, loadTenants, typicalOrganizations } from './typical.js';
 
 const here = import.meta.dirname;
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -221,13 +221,13 @@ async function prepareDatabase(withTypical: boolean): Promise<string> {
 type Memory = { memory: NodeJS.MemoryUsage; afterGc: NodeJS.MemoryUsage };
 type Server = { origin: string; memory(): Promise<Memory>; rss(): Promise<number>; stop(): Promise<void> };
 
-/** bench/server.ts in a child process: PostgreSQL when DATABASE_URL is given, PGlite in DATA_DIR otherwise. */
+/** bench/server.mjs (the built API, plain node) in a child process: PostgreSQL when DATABASE_URL is given, PGlite in DATA_DIR otherwise. */
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = 3900 + Math.floor(Math.random() * 90);
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child: ChildProcess = fork(path.join(here, 'server.ts'), [], {
-    execArgv: ['--import', 'tsx', '--conditions=source', '--expose-gc', ...(process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : [])],
-    env: { ...inherited, PORT: String(port), APP_SECRET: 'bench-secret-0123456789-0123456789-xx', LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...env },
+  const child: ChildProcess = fork(path.join(here, 'server.mjs'), [], {
+    execArgv: ['--expose-gc', ...(process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : [])],
+    env: { ...inherited, PORT: String(port), APP_SECRET: 'bench-secret-0123456789-0123456789-xx', LOG_LEVEL: 'silent', SEED_DEMO: 'false', BENCH_TYPICAL_DOMAIN: TYPICAL_DOMAIN, ...env },
   });
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
