@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import { rememberStatementName, SQL_MAX_LENGTH, StatementEvents, statementShape } from './statement-timing.js';
 
@@ -50,5 +51,34 @@ describe('statement listeners', () => {
     events.emit(timing);
     expect(seen).toEqual([3]);
     expect(events.active).toBe(false);
+  });
+
+  it('give a listener what it captured in the sender\'s context, not in the context the answer comes back in', async () => {
+    const requests = new AsyncLocalStorage<string>();
+    const events = new StatementEvents();
+    const seen: [number, string | undefined][] = [];
+    const plain: number[] = [];
+    events.subscribe((timing) => plain.push(timing.ms));
+    const stop = events.subscribeFromSender(() => requests.getStore(), (timing, request) => seen.push([timing.ms, request]));
+    // Two statements sent by two requests; their answers come back in a third context (a socket's).
+    const sent = requests.run('requête A', () => events.capture());
+    const sentB = requests.run('requête B', () => events.capture());
+    const timing = { name: 'select', family: 'unnamed', code: null, sql: 'select 1', ms: 1, organization: null, scope: null, failed: false };
+    await requests.run('connexion', async () => {
+      events.emit({ ...timing, ms: 2 }, sentB);
+      events.emit(timing, sent);
+    });
+    expect(seen).toEqual([
+      [2, 'requête B'],
+      [1, 'requête A'],
+    ]);
+    expect(plain).toEqual([2, 1]);
+    // Without a listener that captures, nothing is captured; a capture that throws does not stop the query.
+    stop();
+    expect(events.capture()).toBeNull();
+    events.subscribeFromSender(() => {
+      throw new Error('magasin fermé');
+    }, () => undefined);
+    expect(() => events.capture()).not.toThrow();
   });
 });

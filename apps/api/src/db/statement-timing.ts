@@ -36,24 +36,65 @@ export type StatementTiming = Readonly<{
 
 export type StatementListener = (timing: StatementTiming) => void;
 
+/**
+ * A listener that needs what the statement's sender knew (its request's logger, its trace): pg
+ * answers in the context of its connection's socket (the request that opened the connection, long
+ * gone), so `capture` runs when the statement is sent — in the sender's async context — and its
+ * value reaches the listener with the timing. Capturing only what a listener reads costs a store
+ * lookup; a snapshot of the whole async context cost an AsyncResource per statement (≈ 3 % of the
+ * server's CPU on a page computed afresh, docs/performance.md).
+ */
+type Entry = { listener: (timing: StatementTiming, captured: unknown) => void; capture?: () => unknown };
+
+/** What a statement's start captured for each listener that asked. */
+type Captured = ReadonlyArray<readonly [Entry, unknown]> | null;
+
 /** The listeners of one database's statements. */
 export class StatementEvents {
-  private readonly listeners = new Set<StatementListener>();
+  private readonly entries = new Set<Entry>();
+  private capturing = 0;
 
   /** Adds a listener; returns what removes it (a closing app stops listening to its database). */
   subscribe(listener: StatementListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.add({ listener });
+  }
+
+  /** Adds a listener given, with each timing, what `capture` read when the statement was sent. */
+  subscribeFromSender<C>(capture: () => C, listener: (timing: StatementTiming, captured: C) => void): () => void {
+    return this.add({ listener: listener as Entry['listener'], capture });
+  }
+
+  private add(entry: Entry): () => void {
+    this.entries.add(entry);
+    if (entry.capture) this.capturing += 1;
+    return () => {
+      if (this.entries.delete(entry) && entry.capture) this.capturing -= 1;
+    };
   }
 
   get active(): boolean {
-    return this.listeners.size > 0;
+    return this.entries.size > 0;
   }
 
-  emit(timing: StatementTiming) {
-    for (const listener of this.listeners) {
+  /** Run when a statement is sent, in its sender's context. */
+  capture(): Captured {
+    if (this.capturing === 0) return null;
+    const captured: (readonly [Entry, unknown])[] = [];
+    for (const entry of this.entries) {
+      if (!entry.capture) continue;
       try {
-        listener(timing);
+        captured.push([entry, entry.capture()]);
+      } catch {
+        // As a listener's failure: the query goes on.
+      }
+    }
+    return captured;
+  }
+
+  emit(timing: StatementTiming, captured: Captured = null) {
+    for (const entry of this.entries) {
+      try {
+        entry.listener(timing, entry.capture ? captured?.find(([e]) => e === entry)?.[1] : undefined);
       } catch {
         // A listener's failure (a log stream closed) must not fail the query it observed.
       }
@@ -127,22 +168,20 @@ function derivedName(sql: string): string {
 }
 
 /**
- * What a statement's start knows and its end needs: when it started, its scope, and the async
- * context it was sent from. pg answers in the context of its connection's socket (the request
- * that opened the connection, long gone), so listeners run back in the sender's: a request's
- * logger found there is the request that sent the statement.
+ * What a statement's start knows and its end needs: when it started, its scope, and what the
+ * listeners that asked captured in the sender's context (StatementEvents.subscribeFromSender).
  */
 function startTiming(events: StatementEvents, text: string, name: string | undefined) {
   const started = performance.now();
   const scope = currentScope();
   const family = families.getStore() ?? 'unnamed';
-  const inSendersContext = AsyncLocalStorage.snapshot();
+  const captured = events.capture();
   /** Called with the error when the statement failed. */
   return (...failure: [] | [unknown]) => {
     const ms = performance.now() - started;
     const failed = failure.length > 0;
     const code = failed ? sqlState(failure[0]) : null;
-    inSendersContext(() => events.emit({ ...statementShape(text, name), family, ms, failed, code, ...scope }));
+    events.emit({ ...statementShape(text, name), family, ms, failed, code, ...scope }, captured);
   };
 }
 

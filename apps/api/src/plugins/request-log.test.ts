@@ -5,6 +5,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { withTenant } from '../db/scope.js';
 import { createDrivers, createOrganization, createUser, DEFAULT_TEST_PASSWORD, linkUser } from '../seed/factories.js';
 import { captureLogLines, createTestApp, type LogLine, perDescribe, tableLocker, type TestContext, type TestDatabaseOptions } from '../../test/test-app.js';
+import { newRequestId } from './request-log.js';
 
 /**
  * Request logs and the support reference (decision 046): every answer has an X-Request-Id, every
@@ -33,6 +34,14 @@ async function loggedApp(env: Record<string, string>, databaseOptions: TestDatab
 
 const requestLines = (lines: LogLine[]) => lines.filter((line) => line.msg === 'request');
 const idOf = (response: LightMyRequestResponse) => response.headers['x-request-id'] as string;
+
+describe('a new request id', () => {
+  it('is 16 url-safe characters, each its own, across the refills of its random pool', () => {
+    const ids = Array.from({ length: 2_000 }, () => newRequestId());
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
 
 describe('X-Request-Id and the request line', () => {
   const ctx = perDescribe(() => loggedApp({}));

@@ -74,7 +74,8 @@ export class RedactingSpanProcessor implements tracing.SpanProcessor {
 }
 
 /** The span of one statement, drawn after it ended (its timing knows its start), in the context that sent it. */
-function statementSpan(timing: StatementTiming) {
+/** A statement's span, child of the span that was active when it was sent (`sent`). */
+function statementSpan(timing: StatementTiming, sent: Context) {
   const tracer = trace.getTracer('flotteassur.db');
   const end = performance.timeOrigin + performance.now();
   const span = tracer.startSpan(
@@ -93,7 +94,7 @@ function statementSpan(timing: StatementTiming) {
         ...(timing.code ? { 'db.response.status_code': timing.code } : {}),
       },
     },
-    context.active(),
+    sent,
   );
   // The SQLSTATE only: a driver's message may quote a conflicting row's values.
   if (timing.failed) span.setStatus({ code: SpanStatusCode.ERROR, message: timing.code ?? 'échec' });
@@ -139,7 +140,7 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
   // The pg instrumentation's span of each query would repeat the statement's own span (above).
   setStatementCall((send) => context.with(suppressTracing(context.active()), send));
   const started: Tracing = {
-    traceStatements: (statements) => statements.subscribe(statementSpan),
+    traceStatements: (statements) => statements.subscribeFromSender(() => context.active(), statementSpan),
     shutdown: async () => {
       setStatementCall(null);
       setActiveTracing(null);
