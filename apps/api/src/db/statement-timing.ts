@@ -46,13 +46,12 @@ export type StatementListener = (timing: StatementTiming) => void;
  */
 type Entry = { listener: (timing: StatementTiming, captured: unknown) => void; capture?: () => unknown };
 
-/** What a statement's start captured for each listener that asked. */
-type Captured = ReadonlyArray<readonly [Entry, unknown]> | null;
+/** What a statement's start captured for each listener that asked (null: none asked). */
+type Captured = ReadonlyMap<Entry, unknown> | null;
 
 /** The listeners of one database's statements. */
 export class StatementEvents {
   private readonly entries = new Set<Entry>();
-  private capturing = 0;
 
   /** Adds a listener; returns what removes it (a closing app stops listening to its database). */
   subscribe(listener: StatementListener): () => void {
@@ -66,10 +65,7 @@ export class StatementEvents {
 
   private add(entry: Entry): () => void {
     this.entries.add(entry);
-    if (entry.capture) this.capturing += 1;
-    return () => {
-      if (this.entries.delete(entry) && entry.capture) this.capturing -= 1;
-    };
+    return () => this.entries.delete(entry);
   }
 
   get active(): boolean {
@@ -78,12 +74,12 @@ export class StatementEvents {
 
   /** Run when a statement is sent, in its sender's context. */
   capture(): Captured {
-    if (this.capturing === 0) return null;
-    const captured: (readonly [Entry, unknown])[] = [];
+    let captured: Map<Entry, unknown> | null = null;
     for (const entry of this.entries) {
       if (!entry.capture) continue;
       try {
-        captured.push([entry, entry.capture()]);
+        const value = entry.capture();
+        (captured ??= new Map()).set(entry, value);
       } catch {
         // As a listener's failure: the query goes on.
       }
@@ -94,7 +90,7 @@ export class StatementEvents {
   emit(timing: StatementTiming, captured: Captured = null) {
     for (const entry of this.entries) {
       try {
-        entry.listener(timing, entry.capture ? captured?.find(([e]) => e === entry)?.[1] : undefined);
+        entry.listener(timing, captured?.get(entry));
       } catch {
         // A listener's failure (a log stream closed) must not fail the query it observed.
       }

@@ -81,18 +81,18 @@ export function prepared<S extends Record<string, string | number | boolean>, P>
   }
   const known = statements.get(key);
   if (known) return known as P;
+  const prepare = (statementName: string) => {
+    const statement = labelled(build(shape).prepare(statementName), family);
+    compileRowMapper(statement);
+    return statement;
+  };
   let name = names.get(key);
   if (!name) {
-    if (names.size >= MAX_NAMED) {
-      const unnamed = labelled(build(shape).prepare(''), family);
-      compileRowMapper(unnamed);
-      return unnamed;
-    }
+    if (names.size >= MAX_NAMED) return prepare('');
     name = `${family}_${names.size + 1}`;
     names.set(key, name);
   }
-  const statement = labelled(build(shape).prepare(name), family);
-  compileRowMapper(statement);
+  const statement = prepare(name);
   // Drizzle's prepared query tells its SQL: PGlite's timings find the statement's name by it.
   const text = (statement as { getQuery?: () => { sql?: unknown } }).getQuery?.().sql;
   if (typeof text === 'string') rememberStatementName(text, name);
