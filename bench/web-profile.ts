@@ -9,8 +9,9 @@
  *
  *   node --import tsx bench/web-profile.ts            # /vehicules
  *   BENCH_WEB_PAGES=/dashboard,/drivers node --import tsx bench/web-profile.ts
+ *   BENCH_WEB_PROFILE_DIR=/tmp node --import tsx bench/web-profile.ts   # also writes _vehicules.cpuprofile
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { chromium } from 'playwright-core';
@@ -90,6 +91,8 @@ async function main() {
       await tab.waitForLoadState('networkidle');
       await tab.waitForTimeout(1_000);
       const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+      // The raw profile, to open in DevTools' Performance panel or to read further.
+      if (process.env.BENCH_WEB_PROFILE_DIR) writeFileSync(path.join(process.env.BENCH_WEB_PROFILE_DIR, `${page.path.replaceAll('/', '_') || '_'}.cpuprofile`), JSON.stringify(profile));
       const longTasks = (await tab.evaluate('window.__longTasks')) as { start: number; duration: number }[];
       const paints = (await tab.evaluate(`performance.getEntriesByType('paint').map((entry) => entry.name + ' ' + Math.round(entry.startTime) + ' ms')`)) as string[];
 
@@ -119,7 +122,7 @@ async function main() {
 
       // The busy stretches of the profile (samples outside « idle » back to back): over 50 ms, a
       // long task, with what it ran — by package or source file when the build left its maps.
-      const stretches: { start: number; ms: number; by: Map<string, number> }[] = [];
+      const stretches: { start: number; ms: number; by: Map<string, number>; functions: Map<string, number> }[] = [];
       let clock = 0;
       let current: (typeof stretches)[number] | null = null;
       profile.samples.forEach((id, index) => {
@@ -131,11 +134,14 @@ async function main() {
           current = null;
           return;
         }
-        current ??= { start: clock - delta, ms: 0, by: new Map() };
+        current ??= { start: clock - delta, ms: 0, by: new Map(), functions: new Map() };
         current.ms += delta;
         const file = fileOf(url, functionName);
         const source = (url ? sourceOf(file, lineNumber, columnNumber) : null) ?? file;
         current.by.set(source, (current.by.get(source) ?? 0) + delta);
+        const original = url ? originalOf(file, lineNumber, columnNumber) : null;
+        const name = `${original?.name ?? (functionName || '(anonyme)')} (${source}${original?.line ? `:${original.line}` : ''})`;
+        current.functions.set(name, (current.functions.get(name) ?? 0) + delta);
       });
       if (current && (current as { ms: number }).ms > 50) stretches.push(current);
       console.log('\nBusy stretches over 50 ms (from the profile’s start): what each ran');
@@ -145,6 +151,11 @@ async function main() {
           .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
           .join(', ');
         console.log(`- ${stretch.start.toFixed(0)} ms, ${stretch.ms.toFixed(0)} ms: ${top}`);
+        const functions = sorted(stretch.functions)
+          .slice(0, 8)
+          .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
+          .join(', ');
+        console.log(`  functions: ${functions}`);
       }
       const blocking = longTasks.reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0);
       console.log(`\n## ${page.path} (CPU ×${CPU}, 412 px)`);
