@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { Suspense, type ReactNode } from 'react';
+import { memo, Suspense, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { lazyComponent } from '../../../components/lazy-component';
 import { WhenVisible } from '../../../components/when-visible';
@@ -96,7 +96,7 @@ export type ChartPanelsProps = {
 };
 
 /** Claims and cost per month, cost by guarantee, the responsibility split and the fleet's size over the window. */
-export function ChartPanels({ window, monthly, byGuarantee, byResponsibility, fleetSize }: ChartPanelsProps) {
+export const ChartPanels = memo(function ChartPanels({ window, monthly, byGuarantee, byResponsibility, fleetSize }: ChartPanelsProps) {
   const { declared } = window;
   const months = (monthly.data ?? []).map((m) => ({ ...m, label: monthLabel(m.month), url: claimsUrl({ ...monthInWindow(m.month, window), declared }) }));
   const guarantees = [...(byGuarantee.data ?? [])]
@@ -186,4 +186,4 @@ export function ChartPanels({ window, monthly, byGuarantee, byResponsibility, fl
       ))}
     </Box>
   );
-}
+});

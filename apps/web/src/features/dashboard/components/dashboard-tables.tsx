@@ -3,6 +3,7 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { HalfDifference } from '@flotte/contract';
+import { memo } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ResponsiveTable } from '../../../components/responsive-table';
 import { formatCount, formatDate, formatEuros, plural } from '../../../lib/format';
@@ -18,7 +19,7 @@ const figureLink = { display: 'inline-block', minWidth: 24, minHeight: 24, lineH
 const signedEuros = (amount: number | null) => (amount === null ? '—' : amount > 0 ? `+${formatEuros(amount)}` : formatEuros(amount));
 
 /** The half-difference of every period, newest first; N1 opens the vehicles counted. */
-export function HalfDifferencesTable({ rows, pending }: { rows?: HalfDifference[]; pending: boolean }) {
+export const HalfDifferencesTable = memo(function HalfDifferencesTable({ rows, pending }: { rows?: HalfDifference[]; pending: boolean }) {
   return (
     <Panel id="half-differences-title" title="Demi-différence par période">
       {pending ? (
@@ -59,10 +60,10 @@ export function HalfDifferencesTable({ rows, pending }: { rows?: HalfDifference[
       )}
     </Panel>
   );
-}
+});
 
 /** The drivers with the most at-fault claims over the 12 months ending on the window's last day; each opens that driver's claims. */
-export function TopDriversTable({ rows, pending, window }: { rows?: TopDrivers; pending: boolean; window: DashboardWindow }) {
+export const TopDriversTable = memo(function TopDriversTable({ rows, pending, window }: { rows?: TopDrivers; pending: boolean; window: DashboardWindow }) {
   const months = twelveMonthsTo(window.endDate);
   const name = (row: TopDrivers[number]) => `${row.firstName} ${row.lastName}`;
   return (
@@ -101,4 +102,4 @@ export function TopDriversTable({ rows, pending, window }: { rows?: TopDrivers; 
       )}
     </Panel>
   );
-}
+});

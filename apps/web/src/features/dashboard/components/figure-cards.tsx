@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import { memo } from 'react';
 import type { ClaimFrequency, DashboardConfig, HalfDifference, LossRatio } from '@flotte/contract';
 import { formatCount, formatDate, formatEuros, plural } from '../../../lib/format';
 import { formatPercent, formatSignedVehicles, limitStatus } from '../../../lib/insurance-figures';
@@ -21,7 +22,8 @@ const signedEuros = (amount: number) => (amount > 0 ? `+${formatEuros(amount)}` 
 const period = (p: { startDate: string; endDate: string }) => `du ${formatDate(p.startDate)} au ${formatDate(p.endDate)}`;
 
 /** The four figures: S/P over the window, the current period's frequency and half-difference (vehicles, euros). */
-export function FigureCards({ window, config, lossRatio, frequency, current }: FigureCardsProps) {
+// Memoized, as the other parts of the dashboard: each of its ten answers re-renders only the part it feeds.
+export const FigureCards = memo(function FigureCards({ window, config, lossRatio, frequency, current }: FigureCardsProps) {
   const declared = window.declared;
   const ratioReady = lossRatio !== undefined && config !== undefined;
   const frequencyReady = frequency !== undefined && config !== undefined && current !== undefined;
@@ -106,5 +108,5 @@ export function FigureCards({ window, config, lossRatio, frequency, current }: F
       {eurosCard}
     </Box>
   );
-}
+});
 

@@ -1,13 +1,14 @@
 import Box from '@mui/material/Box';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import { memo } from 'react';
 import { PeriodFilter } from '../../../components/register/period-filter';
 import type { DashboardWindow, DeclaredFilter } from '../utils/dashboard-window';
 
 export type WindowFilterProps = { window: DashboardWindow; onChange: (window: DashboardWindow) => void };
 
 /** The window of the figures ('Du … au …') and the claims counted: declared, not declared or all. */
-export function WindowFilter({ window, onChange }: WindowFilterProps) {
+export const WindowFilter = memo(function WindowFilter({ window, onChange }: WindowFilterProps) {
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'end', gap: 2 }}>
       <Box sx={{ flex: '1 1 320px', maxWidth: 480 }}>
@@ -34,4 +35,4 @@ export function WindowFilter({ window, onChange }: WindowFilterProps) {
       </ToggleButtonGroup>
     </Box>
   );
-}
+});
