@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState } from 'react';
+import { startTransition, useLayoutEffect, useState } from 'react';
 import { type createBrowserRouter, RouterProvider } from 'react-router';
 
 type DataRouter = ReturnType<typeof createBrowserRouter>;
@@ -21,8 +21,9 @@ export function RouterRoot({ router }: { router: DataRouter }) {
     // Children's layout effects run first: the provider is subscribed by now, so any later change
     // reaches it; an earlier one is visible here as a different state object. Setting state here is
     // the point: an external store changed before React listened, and it happens once at most.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    if (router.state !== mount.state) setMount({ generation: mount.generation + 1, state: router.state });
+    // In a transition: a remount of the whole page set from a layout effect would otherwise be a
+    // synchronous render, one long task of a phone's CPU (issue 10: seen in 1 cold load in 6).
+    if (router.state !== mount.state) startTransition(() => setMount({ generation: mount.generation + 1, state: router.state }));
   }, [router, mount]);
   return <RouterProvider key={mount.generation} router={router} />;
 }
