@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
-import { memo } from 'react';
 import type { ClaimFrequency, DashboardConfig, HalfDifference, LossRatio } from '@flotte/contract';
+import { memo } from 'react';
 import { formatCount, formatDate, formatEuros, plural } from '../../../lib/format';
 import { formatPercent, formatSignedVehicles, limitStatus } from '../../../lib/insurance-figures';
 import { claimsUrl, vehiclesUrl } from '../utils/dashboard-links';
@@ -21,8 +21,11 @@ const DASH = '—';
 const signedEuros = (amount: number) => (amount > 0 ? `+${formatEuros(amount)}` : formatEuros(amount));
 const period = (p: { startDate: string; endDate: string }) => `du ${formatDate(p.startDate)} au ${formatDate(p.endDate)}`;
 
-/** The four figures: S/P over the window, the current period's frequency and half-difference (vehicles, euros). */
-// Memoized, as the other parts of the dashboard: each of its ten answers re-renders only the part it feeds.
+/**
+ * The four figures: S/P over the window, the current period's frequency and half-difference
+ * (vehicles, euros). Memoized, as the dashboard's other parts: each of its ten answers re-renders
+ * only the part it feeds.
+ */
 export const FigureCards = memo(function FigureCards({ window, config, lossRatio, frequency, current }: FigureCardsProps) {
   const declared = window.declared;
   const ratioReady = lossRatio !== undefined && config !== undefined;
