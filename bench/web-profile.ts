@@ -59,6 +59,23 @@ function sourceOf(file: string, line: number, column: number): string | null {
   return source.replace(/^(\.\.\/)+/, '');
 }
 
+/** A sampled function, named as its source map says when the build left one: `name source:line`. */
+function functionLabel({ functionName, url, lineNumber, columnNumber }: ProfileNode['callFrame']): string {
+  const file = fileOf(url, functionName);
+  const original = url ? originalOf(file, lineNumber, columnNumber) : null;
+  return original?.source
+    ? `${original.name ?? (functionName || '(anonyme)')} ${original.source.replace(/^(\.\.\/)+/, '')}:${original.line}`
+    : `${functionName || '(anonyme)'} ${url ? `${file}:${lineNumber + 1}:${columnNumber + 1}` : ''}`.trim();
+}
+
+/** The `count` largest entries, as `name ms, name ms`. */
+const topOf = (map: Map<string, number>, count: number) =>
+  [...map.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
+    .join(', ');
+
 function table(title: string, rows: [string, number][], total: number) {
   console.log(`\n${title}`);
   console.log('| | ms | % |');
@@ -110,10 +127,7 @@ async function main() {
         busy += ms;
         const file = fileOf(url, functionName);
         byFile.set(file, (byFile.get(file) ?? 0) + ms);
-        const original = url ? originalOf(file, lineNumber, columnNumber) : null;
-        const name = original?.source
-          ? `${original.name ?? (functionName || '(anonyme)')} ${original.source.replace(/^(\.\.\/)+/, '')}:${original.line}`
-          : `${functionName || '(anonyme)'} ${file}:${lineNumber + 1}:${columnNumber + 1}`;
+        const name = functionLabel(byId.get(id)!.callFrame);
         byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
         const source = url ? sourceOf(file, lineNumber, columnNumber) : file;
         if (source) bySource.set(source, (bySource.get(source) ?? 0) + ms);
@@ -139,23 +153,14 @@ async function main() {
         const file = fileOf(url, functionName);
         const source = (url ? sourceOf(file, lineNumber, columnNumber) : null) ?? file;
         current.by.set(source, (current.by.get(source) ?? 0) + delta);
-        const original = url ? originalOf(file, lineNumber, columnNumber) : null;
-        const name = `${original?.name ?? (functionName || '(anonyme)')} (${source}${original?.line ? `:${original.line}` : ''})`;
+        const name = functionLabel(byId.get(id)!.callFrame);
         current.functions.set(name, (current.functions.get(name) ?? 0) + delta);
       });
       if (current && (current as { ms: number }).ms > 50) stretches.push(current);
       console.log('\nBusy stretches over 50 ms (from the profile’s start): what each ran');
       for (const stretch of stretches) {
-        const top = sorted(stretch.by)
-          .slice(0, 6)
-          .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
-          .join(', ');
-        console.log(`- ${stretch.start.toFixed(0)} ms, ${stretch.ms.toFixed(0)} ms: ${top}`);
-        const functions = sorted(stretch.functions)
-          .slice(0, 8)
-          .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
-          .join(', ');
-        console.log(`  functions: ${functions}`);
+        console.log(`- ${stretch.start.toFixed(0)} ms, ${stretch.ms.toFixed(0)} ms: ${topOf(stretch.by, 6)}`);
+        console.log(`  functions: ${topOf(stretch.functions, 8)}`);
       }
       const blocking = longTasks.reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0);
       console.log(`\n## ${page.path} (CPU ×${CPU}, 412 px)`);
